@@ -1,0 +1,54 @@
+// The dispatch engine: solves one scenario of Table III.
+//
+// S1, S2 and S5 follow the fixed baseline trajectory (S5 adds the exact battery DP). S3, S4
+// and S6 are solved by Lagrangian relaxation of the constraints that couple jobs (per-slot
+// GPU capacity and the AIDC load that enters the power balance): per-job shortest paths on
+// the checkpoint-state graph in parallel, an exact power-side subproblem, a proximal-bundle
+// style multiplier update, and primal recovery by repair, local search and the battery DP.
+// The method and its guarantees are described in docs/engine.md.
+#ifndef CKPTDP_ENGINE_H_
+#define CKPTDP_ENGINE_H_
+
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "ckptdp/instance.h"
+#include "ckptdp/result.h"
+
+namespace ckptdp {
+
+struct SolveOptions {
+  double gap = 1e-4;            // stop when (incumbent - bound) / |incumbent| <= gap
+  double time_limit_s = 600;    // wall-clock limit; the incumbent is returned with its gap
+  int threads = 0;              // worker threads for per-job subproblems (0 = all cores)
+  int max_iterations = 400;     // Lagrangian iterations at most
+  int stall_iterations = 60;    // stop when the bound has not improved for this many
+  double log_every_s = 0.0;     // log one line per iteration (0) or at most every N seconds
+  std::ostream* log = nullptr;  // the solver log (iteration, bound, incumbent, gap, time)
+};
+
+// Each option once: name, meaning, default and valid range. The CLI builds its flags and
+// help text from this table, and ValidateSolveOptions checks values against it.
+struct SolveOptionSpec {
+  std::string name;  // flag name without dashes
+  std::string doc;
+  double default_value;
+  double min_value;
+  double max_value;
+  bool integer;
+  std::function<void(SolveOptions&, double)> set;
+  std::function<double(const SolveOptions&)> get;
+};
+const std::vector<SolveOptionSpec>& SolveOptionSpecs();
+absl::Status ValidateSolveOptions(const SolveOptions& options);
+
+// Solves `scenario`. A returned Result may have status kInfeasible with a diagnosis; an
+// error status means bad input (InvalidArgument) or an internal failure.
+absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario,
+                                     const SolveOptions& options);
+
+}  // namespace ckptdp
+
+#endif  // CKPTDP_ENGINE_H_

@@ -1,0 +1,44 @@
+// Status conventions shared by every stage of ckptdp.
+//
+// Two statuses, as in HiGHS: absl::Status says whether a call worked (bad input,
+// I/O failure, internal error); SolveStatus says what a successful solve proved.
+#ifndef CKPTDP_STATUS_H_
+#define CKPTDP_STATUS_H_
+
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+// Debian's Abseil 20220623 has no ABSL_RETURN_IF_ERROR; this is the small subset we use.
+#define CKPTDP_RETURN_IF_ERROR(expr)                 \
+  do {                                               \
+    ::absl::Status ckptdp_status_ = (expr);          \
+    if (!ckptdp_status_.ok()) return ckptdp_status_; \
+  } while (false)
+
+#define CKPTDP_CONCAT_INNER_(a, b) a##b
+#define CKPTDP_CONCAT_(a, b) CKPTDP_CONCAT_INNER_(a, b)
+#define CKPTDP_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \
+  auto tmp = (expr);                                  \
+  if (!tmp.ok()) return tmp.status();                 \
+  lhs = std::move(*tmp)
+// CKPTDP_ASSIGN_OR_RETURN(auto x, MakeX()); returns MakeX()'s status on error.
+#define CKPTDP_ASSIGN_OR_RETURN(lhs, expr) \
+  CKPTDP_ASSIGN_OR_RETURN_IMPL_(CKPTDP_CONCAT_(ckptdp_statusor_, __LINE__), lhs, expr)
+
+namespace ckptdp {
+
+// What a solve proved about its result.
+enum class SolveStatus {
+  kOptimal,     // incumbent within the requested gap of the lower bound
+  kFeasible,    // a feasible incumbent, gap above the target (stagnation or iteration limit)
+  kInfeasible,  // proven: no schedule meets the constraints
+  kTimeLimit,   // stopped by --time-limit; incumbent (if any) and bound are reported
+};
+
+std::string_view SolveStatusName(SolveStatus status);
+
+}  // namespace ckptdp
+
+#endif  // CKPTDP_STATUS_H_

@@ -1,0 +1,76 @@
+// `ckptdp solve INSTANCE [--scenario S] [--out RESULT.json] [--csv SLOTS.csv] [--quiet]`
+#include <iostream>
+#include <memory>
+
+#include "ckptdp/check.h"
+#include "ckptdp/engine.h"
+#include "ckptdp/result.h"
+#include "cli/commands.h"
+#include "cli/solve_options.h"
+
+namespace ckptdp::cli {
+namespace {
+
+struct SolveArgs {
+  std::string instance;
+  std::string scenario = "S6";
+  std::string out;
+  std::string csv;
+  bool quiet = false;
+};
+
+int RunSolve(const SolveArgs& args, const SolveOptions& base_options) {
+  absl::StatusOr<Scenario> scenario = ParseScenario(args.scenario);
+  if (!scenario.ok()) return ReportError(scenario.status());
+  absl::StatusOr<Instance> instance = LoadInstance(args.instance);
+  if (!instance.ok()) return ReportError(instance.status());
+  absl::StatusOr<std::vector<JobModes>> modes = BuildAllModes(*instance);
+  if (!modes.ok()) return ReportError(modes.status());
+
+  SolveOptions options = base_options;
+  options.log = args.quiet ? nullptr : &std::cerr;
+  absl::StatusOr<Result> result = SolveScenario(*instance, *scenario, options);
+  if (!result.ok()) return ReportError(result.status());
+
+  // The independent checker vets every result before anything is written: a schedule
+  // that breaks a GPU, power or checkpoint rule is a bug, never an answer.
+  const std::string json = ResultToJson(*instance, *modes, *result);
+  absl::StatusOr<CheckReport> report = CheckResult(*instance, json);
+  if (!report.ok()) return ReportError(report.status());
+  if (!report->ok()) {
+    std::cerr << "ckptdp: internal error: the result failed its independent check\n"
+              << report->ToText();
+    return kExitInternal;
+  }
+  if (!args.out.empty()) {
+    if (absl::Status s = WriteFileAtomically(args.out, json + "\n"); !s.ok()) {
+      return ReportError(s);
+    }
+  }
+  if (!args.csv.empty()) {
+    if (absl::Status s = WriteFileAtomically(args.csv, SlotsCsv(*instance, *result)); !s.ok()) {
+      return ReportError(s);
+    }
+  }
+  if (!args.quiet) std::cout << HumanSummary(*instance, *modes, *result);
+  const bool no_schedule = result->schedule.jobs.empty();
+  return no_schedule ? kExitInfeasible : kExitSolved;
+}
+
+}  // namespace
+
+Command AddSolveCommand(CLI::App& parent) {
+  auto args = std::make_shared<SolveArgs>();
+  auto options = std::make_shared<SolveOptions>();
+  CLI::App* app = parent.add_subcommand("solve", "Solve one scenario (S1-S6) of an instance");
+  app->add_option("instance", args->instance, "Instance JSON file")->required();
+  app->add_option("--scenario", args->scenario, "S1..S6 (Table III of the paper)")
+      ->capture_default_str();
+  app->add_option("--out", args->out, "Write the result JSON here (atomically)");
+  app->add_option("--csv", args->csv, "Write the per-slot table as CSV here (atomically)");
+  app->add_flag("--quiet", args->quiet, "No log on stderr and no summary on stdout");
+  AddSolveOptionFlags(app, options);
+  return {app, [args, options]() { return RunSolve(*args, *options); }};
+}
+
+}  // namespace ckptdp::cli

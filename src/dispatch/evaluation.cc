@@ -1,0 +1,120 @@
+#include "dispatch/internal/evaluation.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_format.h"
+
+namespace ckptdp::internal {
+namespace {
+// Slack on the site limits so that round-off in sums of kW never rejects a schedule.
+constexpr double kPowerSlackKw = 1e-6;
+}  // namespace
+
+ScenarioContext MakeContext(const Instance& instance, const std::vector<JobModes>& modes,
+                            Scenario scenario) {
+  ScenarioContext c;
+  c.instance = &instance;
+  c.modes = &modes;
+  c.traits = TraitsOf(scenario);
+  c.power = PowerInputs::FromInstance(instance, c.traits.battery);
+  GraphOptions options;
+  options.allow_wait = c.traits.waiting;
+  options.baseline_only = !c.traits.variable_modes;
+  c.jobs = BuildSubproblems(instance, modes, c.traits.checkpoints, options);
+  for (int j = 0; j < c.num_jobs(); ++j) {
+    std::vector<int> map(modes[j].feasible.size(), -1);
+    for (int m = 0; m < c.jobs[j]->num_modes(); ++m) map[c.jobs[j]->feasible_index(m)] = m;
+    c.graph_mode_of.push_back(std::move(map));
+  }
+  return c;
+}
+
+absl::StatusOr<Evaluated> Evaluate(const ScenarioContext& context, Schedule schedule) {
+  const Instance& in = *context.instance;
+  Evaluated e;
+  e.load = AggregateLoad(in, *context.modes, schedule);
+  e.schedule = std::move(schedule);
+  for (int t = 0; t < context.slots(); ++t) {
+    if (e.load.gpus[t] > in.site.gpu_capacity) {
+      e.violation = absl::StrFormat("slot %d uses %d GPUs > capacity %d", t, e.load.gpus[t],
+                                    in.site.gpu_capacity);
+      return e;
+    }
+    if (e.load.aidc_kw[t] > in.site.site_power_cap_kw + kPowerSlackKw) {
+      e.violation = absl::StrFormat("slot %d draws %.1f kW > site cap %.1f kW", t,
+                                    e.load.aidc_kw[t], in.site.site_power_cap_kw);
+      return e;
+    }
+  }
+  CKPTDP_ASSIGN_OR_RETURN(e.power, DispatchFixedLoad(context.power, e.load.aidc_kw));
+  e.cost_usd = e.power.TotalCostUsd();
+  e.feasible = true;
+  return e;
+}
+
+void AddJobLoad(const ScenarioContext& context, int job, const std::vector<Run>& runs, int sign,
+                std::vector<double>& aidc_kw, std::vector<int>& gpus) {
+  const double pue = context.instance->site.pue;
+  for (const Run& run : runs) {
+    const Mode& m = (*context.modes)[job].feasible[run.mode];
+    for (int t = run.start_slot; t < run.end_slot; ++t) {
+      aidc_kw[t] += sign * pue * m.it_power_kw;
+      gpus[t] += sign * m.gpus;
+    }
+  }
+}
+
+void PriceLagrangian(const ScenarioContext& context, int job, const std::vector<double>& lambda,
+                     const std::vector<double>& mu, EdgeCosts& costs) {
+  const JobSubproblem& sub = *context.jobs[job];
+  const int slots = context.slots();
+  const double pue = context.instance->site.pue;
+  costs.Resize(sub.num_modes(), slots);
+  costs.next_blocked.clear();
+  for (int m = 0; m < sub.num_modes(); ++m) {
+    double* row = costs.PrefixRow(m);
+    const double kw = pue * sub.it_power_kw(m);
+    const double n = sub.gpus(m);
+    for (int t = 0; t < slots; ++t) row[t + 1] = row[t] + lambda[t] * kw + mu[t] * n;
+  }
+}
+
+void PriceMarginal(const ScenarioContext& context, int job, const std::vector<double>& other_aidc_kw,
+                   const std::vector<int>& other_gpus, const std::vector<double>& net_shift_kw,
+                   EdgeCosts& costs) {
+  const JobSubproblem& sub = *context.jobs[job];
+  const Instance& in = *context.instance;
+  const int slots = context.slots();
+  costs.Resize(sub.num_modes(), slots);
+  costs.next_blocked.assign(static_cast<size_t>(sub.num_modes()) * (slots + 1), slots);
+  for (int m = 0; m < sub.num_modes(); ++m) {
+    double* row = costs.PrefixRow(m);
+    int* blocked = costs.next_blocked.data() + static_cast<size_t>(m) * (slots + 1);
+    const double kw = in.site.pue * sub.it_power_kw(m);
+    for (int t = 0; t < slots; ++t) {
+      const double served = other_aidc_kw[t] + (net_shift_kw.empty() ? 0.0 : net_shift_kw[t]);
+      const double delta =
+          SlotCostUsd(context.power, t, served + kw) - SlotCostUsd(context.power, t, served);
+      row[t + 1] = row[t] + delta;
+    }
+    // next_blocked[t] = first slot >= t where the mode does not fit; filled backwards.
+    blocked[slots] = slots;
+    for (int t = slots - 1; t >= 0; --t) {
+      const bool fits = other_gpus[t] + sub.gpus(m) <= in.site.gpu_capacity &&
+                        other_aidc_kw[t] + kw <= in.site.site_power_cap_kw + kPowerSlackKw;
+      blocked[t] = fits ? blocked[t + 1] : t;
+    }
+  }
+}
+
+double PlanCost(const ScenarioContext& context, int job, const std::vector<Run>& runs,
+                const EdgeCosts& costs) {
+  double total = 0;
+  for (const Run& run : runs) {
+    const int m = context.graph_mode_of[job][run.mode];
+    total += costs.Cost(m, run.start_slot, run.end_slot);
+  }
+  return total;
+}
+
+}  // namespace ckptdp::internal

@@ -1,0 +1,69 @@
+// Shared machinery of the engine: the scenario context, exact evaluation of a schedule,
+// and the two ways of pricing a job's edges (Lagrangian multipliers, or the exact marginal
+// cost of adding the job to the other jobs' load).
+#ifndef CKPTDP_DISPATCH_INTERNAL_EVALUATION_H_
+#define CKPTDP_DISPATCH_INTERNAL_EVALUATION_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ckptdp/instance.h"
+#include "ckptdp/modes.h"
+#include "ckptdp/power.h"
+#include "ckptdp/result.h"
+#include "ckptdp/schedule.h"
+#include "dispatch/internal/edge_costs.h"
+#include "dispatch/internal/job_subproblem.h"
+
+namespace ckptdp::internal {
+
+struct ScenarioContext {
+  const Instance* instance = nullptr;
+  const std::vector<JobModes>* modes = nullptr;
+  ScenarioTraits traits{};
+  PowerInputs power;                                  // battery flag per scenario
+  std::vector<std::unique_ptr<JobSubproblem>> jobs;   // one per job
+  std::vector<std::vector<int>> graph_mode_of;        // per job: feasible index -> mode or -1
+
+  int slots() const { return instance->time.slots; }
+  int num_jobs() const { return static_cast<int>(jobs.size()); }
+};
+
+ScenarioContext MakeContext(const Instance& instance, const std::vector<JobModes>& modes,
+                            Scenario scenario);
+
+// A schedule with its exact power dispatch and cost, or why it violates a site limit.
+struct Evaluated {
+  Schedule schedule;
+  SlotLoad load;
+  PowerDispatch power;
+  double cost_usd = 0;
+  bool feasible = false;
+  std::string violation;
+};
+absl::StatusOr<Evaluated> Evaluate(const ScenarioContext& context, Schedule schedule);
+
+// Per-slot GPU and AIDC contribution of one job's runs (added with `sign` = +1 or -1).
+void AddJobLoad(const ScenarioContext& context, int job, const std::vector<Run>& runs, int sign,
+                std::vector<double>& aidc_kw, std::vector<int>& gpus);
+
+// Lagrangian prices: mode m in slot t costs lambda_t * PUE * P_m + mu_t * n_m.
+void PriceLagrangian(const ScenarioContext& context, int job, const std::vector<double>& lambda,
+                     const std::vector<double>& mu, EdgeCosts& costs);
+
+// Exact marginal prices against the other jobs' load (no battery), with modes blocked in
+// slots where they would exceed the residual GPU or site power capacity.
+// `net_shift_kw` (may be empty) is added to the load before pricing: the battery's net
+// charge, so that re-routing sees the load the grid actually serves.
+void PriceMarginal(const ScenarioContext& context, int job, const std::vector<double>& other_aidc_kw,
+                   const std::vector<int>& other_gpus, const std::vector<double>& net_shift_kw,
+                   EdgeCosts& costs);
+
+// Cost of `runs` under `costs` (the same prices the subproblem saw).
+double PlanCost(const ScenarioContext& context, int job, const std::vector<Run>& runs,
+                const EdgeCosts& costs);
+
+}  // namespace ckptdp::internal
+
+#endif  // CKPTDP_DISPATCH_INTERNAL_EVALUATION_H_

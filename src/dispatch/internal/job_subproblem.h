@@ -1,0 +1,84 @@
+// The per-job subproblem of the Lagrangian engine, behind one interface for the two job
+// models: the checkpoint-state graph (S1-S2, S4-S6) and the idealised per-slot mode choice
+// without checkpoints (S3).
+#ifndef CKPTDP_DISPATCH_INTERNAL_JOB_SUBPROBLEM_H_
+#define CKPTDP_DISPATCH_INTERNAL_JOB_SUBPROBLEM_H_
+
+#include <memory>
+#include <vector>
+
+#include "ckptdp/graph.h"
+#include "ckptdp/instance.h"
+#include "ckptdp/modes.h"
+#include "dispatch/internal/edge_costs.h"
+#include "dispatch/internal/path_dp.h"
+
+namespace ckptdp::internal {
+
+class JobSubproblem {
+ public:
+  virtual ~JobSubproblem() = default;
+  virtual int num_modes() const = 0;
+  virtual int gpus(int mode) const = 0;
+  virtual double it_power_kw(int mode) const = 0;
+  virtual int feasible_index(int mode) const = 0;
+  // A cheapest feasible plan under `costs` (feasible == false if none exists).
+  virtual PathSolution Solve(const EdgeCosts& costs) = 0;
+  // A lower bound on the optimal value under `costs`; equals Solve's cost where the
+  // subproblem is solved exactly. `solved` is the result of Solve with the same costs.
+  virtual double LowerBound(const EdgeCosts& costs, const PathSolution& solved) = 0;
+};
+
+// Exact: the DP on the checkpoint-state graph.
+class GraphSubproblem final : public JobSubproblem {
+ public:
+  explicit GraphSubproblem(CheckpointGraph graph) : graph_(std::move(graph)) {}
+  int num_modes() const override { return graph_.num_modes(); }
+  int gpus(int mode) const override { return graph_.gpus(mode); }
+  double it_power_kw(int mode) const override { return graph_.it_power_kw(mode); }
+  int feasible_index(int mode) const override { return graph_.feasible_index(mode); }
+  PathSolution Solve(const EdgeCosts& costs) override { return solver_.Solve(graph_, costs); }
+  double LowerBound(const EdgeCosts&, const PathSolution& solved) override { return solved.cost; }
+  const CheckpointGraph& graph() const { return graph_; }
+
+ private:
+  CheckpointGraph graph_;
+  PathSolver solver_;
+};
+
+// S3: each slot of the window runs one effective mode or none; work accumulates without
+// checkpoints until it reaches C_j. Work is counted in `units` equal parts of C_j: rounding
+// each slot's work down gives feasible plans, rounding it up gives a valid lower bound.
+class IdealSubproblem final : public JobSubproblem {
+ public:
+  IdealSubproblem(const Instance& instance, int job_index, const JobModes& modes, int units);
+  int num_modes() const override { return static_cast<int>(mode_index_.size()); }
+  int gpus(int mode) const override { return gpus_[mode]; }
+  double it_power_kw(int mode) const override { return it_power_kw_[mode]; }
+  int feasible_index(int mode) const override { return mode_index_[mode]; }
+  PathSolution Solve(const EdgeCosts& costs) override;
+  double LowerBound(const EdgeCosts& costs, const PathSolution& solved) override;
+
+ private:
+  // DP over (slot, units done); returns the optimal value and fills `choice` if non-null.
+  double RunDp(const EdgeCosts& costs, const std::vector<int>& units_per_slot,
+             std::vector<int>* choice);
+
+  int release_, deadline_, units_;
+  double slot_seconds_;
+  std::vector<int> mode_index_, gpus_;
+  std::vector<double> it_power_kw_, work_per_slot_;
+  std::vector<int> units_down_, units_up_;
+  std::vector<double> value_;
+  std::vector<int> pred_;
+};
+
+// Builds the subproblem of every job for a scenario (graph or idealised).
+std::vector<std::unique_ptr<JobSubproblem>> BuildSubproblems(const Instance& instance,
+                                                             const std::vector<JobModes>& modes,
+                                                             bool checkpoints,
+                                                             const GraphOptions& options);
+
+}  // namespace ckptdp::internal
+
+#endif  // CKPTDP_DISPATCH_INTERNAL_JOB_SUBPROBLEM_H_

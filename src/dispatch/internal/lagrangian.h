@@ -1,0 +1,33 @@
+// The Lagrangian-relaxation engine for the flexible scenarios (S3, S4, S6).
+// Method, update rule and guarantees: docs/engine.md.
+#ifndef CKPTDP_DISPATCH_INTERNAL_LAGRANGIAN_H_
+#define CKPTDP_DISPATCH_INTERNAL_LAGRANGIAN_H_
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "ckptdp/engine.h"
+#include "dispatch/internal/evaluation.h"
+
+namespace ckptdp::internal {
+
+struct EngineOutcome {
+  std::optional<Evaluated> incumbent;  // always a fully feasible schedule when present
+  double lower_bound = 0;
+  int iterations = 0;
+  SolveStatus status = SolveStatus::kFeasible;
+  std::string diagnosis;  // when no incumbent: why
+};
+
+absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& context, const SolveOptions& options,
+                                            std::chrono::steady_clock::time_point start);
+
+// Primal improvement used by the engine (exposed for tests): re-routes one job at a time
+// against the exact marginal cost of the other jobs' load until no move helps.
+absl::Status ImproveByLocalSearch(ScenarioContext& context, Evaluated& current,
+                                  std::chrono::steady_clock::time_point deadline);
+
+}  // namespace ckptdp::internal
+
+#endif  // CKPTDP_DISPATCH_INTERNAL_LAGRANGIAN_H_

@@ -1,0 +1,46 @@
+// Shortest paths on a job's checkpoint-state graph: the per-job subproblem of the engine.
+//
+// The graph is a DAG in time, so a forward dynamic program over slots is exact. Operators'
+// side limits (minimum run length, maximum pauses) make it a resource-constrained shortest
+// path; the DP then runs on states expanded by those resources, which stays exact.
+// tests/dispatch/path_dp_test.cc checks both against Boost.Graph's r_c_shortest_paths.
+#ifndef CKPTDP_DISPATCH_INTERNAL_PATH_DP_H_
+#define CKPTDP_DISPATCH_INTERNAL_PATH_DP_H_
+
+#include <vector>
+
+#include "ckptdp/graph.h"
+#include "ckptdp/schedule.h"
+#include "dispatch/internal/edge_costs.h"
+
+namespace ckptdp::internal {
+
+struct PathSolution {
+  bool feasible = false;
+  double cost = 0;
+  std::vector<Run> runs;  // Run::mode is the index into JobModes::feasible
+};
+
+// Reusable workspace: one per job, so repeated solves do not allocate.
+class PathSolver {
+ public:
+  // Cheapest path from (release, 0) to (deadline, K) under `costs` (graph-mode indices).
+  PathSolution Solve(const CheckpointGraph& graph, const EdgeCosts& costs);
+
+ private:
+  PathSolution SolvePlain(const CheckpointGraph& graph, const EdgeCosts& costs);
+  PathSolution SolveWithResources(const CheckpointGraph& graph, const EdgeCosts& costs);
+
+  std::vector<double> value_;
+  std::vector<int> pred_state_;
+  std::vector<int> pred_edge_;  // -1: wait edge; else mode * max_dk + dk - 1
+};
+
+// Whether a job's limits need the resource-expanded DP.
+inline bool HasSideResources(const CheckpointGraph& graph) {
+  return graph.min_run_slots() > 1 || graph.max_pauses() >= 0;
+}
+
+}  // namespace ckptdp::internal
+
+#endif  // CKPTDP_DISPATCH_INTERNAL_PATH_DP_H_

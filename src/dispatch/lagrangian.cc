@@ -1,0 +1,329 @@
+#include "dispatch/internal/lagrangian.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "absl/strings/str_format.h"
+#include "tbb/global_control.h"
+#include "tbb/parallel_for.h"
+#include "tbb/task_arena.h"
+
+namespace ckptdp::internal {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+double Seconds(Clock::time_point since) {
+  return std::chrono::duration<double>(Clock::now() - since).count();
+}
+
+bool Improves(double candidate, double current) {
+  return candidate < current - 1e-9 * std::max(1.0, std::abs(current));
+}
+
+// Load band of the AIDC for the power subproblem: from the base load to the most the
+// jobs active in the slot could draw, never above the site cap.
+void LoadBand(const ScenarioContext& c, std::vector<double>& lo, std::vector<double>& hi) {
+  const Instance& in = *c.instance;
+  lo.assign(c.slots(), in.site.base_load_kw);
+  hi.assign(c.slots(), in.site.base_load_kw);
+  for (int j = 0; j < c.num_jobs(); ++j) {
+    double max_kw = 0;
+    for (int m = 0; m < c.jobs[j]->num_modes(); ++m) {
+      max_kw = std::max(max_kw, in.site.pue * c.jobs[j]->it_power_kw(m));
+    }
+    const Job& job = in.jobs[j];
+    for (int t = job.release_slot; t < job.deadline_slot; ++t) hi[t] += max_kw;
+  }
+  for (int t = 0; t < c.slots(); ++t) hi[t] = std::min(hi[t], in.site.site_power_cap_kw);
+}
+
+// Builds a capacity-feasible schedule from the relaxed plans: plans that fit are kept
+// (largest GPU-slot footprint first), the others are re-routed against the residual
+// capacity under the same Lagrangian prices. Returns false if some job cannot be placed.
+bool RepairPlans(ScenarioContext& c, const std::vector<PathSolution>& plans,
+                 const std::vector<double>& lambda, const std::vector<double>& mu,
+                 EdgeCosts& scratch, Schedule& out) {
+  const Instance& in = *c.instance;
+  const int jobs = c.num_jobs();
+  std::vector<long long> footprint(jobs, 0);
+  for (int j = 0; j < jobs; ++j) {
+    for (const Run& r : plans[j].runs) {
+      footprint[j] += static_cast<long long>(r.end_slot - r.start_slot) *
+                      (*c.modes)[j].feasible[r.mode].gpus;
+    }
+  }
+  std::vector<int> order(jobs);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return footprint[a] > footprint[b]; });
+
+  std::vector<double> aidc(c.slots(), in.site.base_load_kw);
+  std::vector<int> gpus(c.slots(), 0);
+  out.jobs.assign(jobs, {});
+  std::vector<int> deferred;
+  for (int j : order) {
+    AddJobLoad(c, j, plans[j].runs, +1, aidc, gpus);
+    bool fits = true;
+    for (int t = 0; t < c.slots() && fits; ++t) {
+      fits = gpus[t] <= in.site.gpu_capacity && aidc[t] <= in.site.site_power_cap_kw + 1e-6;
+    }
+    if (fits) {
+      out.jobs[j] = plans[j].runs;
+    } else {
+      AddJobLoad(c, j, plans[j].runs, -1, aidc, gpus);
+      deferred.push_back(j);
+    }
+  }
+  for (int j : deferred) {
+    // Lagrangian prices, with the slots where a mode does not fit blocked.
+    PriceMarginal(c, j, aidc, gpus, {}, scratch);
+    std::vector<int> blocked = std::move(scratch.next_blocked);
+    PriceLagrangian(c, j, lambda, mu, scratch);
+    scratch.next_blocked = std::move(blocked);
+    PathSolution p = c.jobs[j]->Solve(scratch);
+    if (!p.feasible) return false;
+    out.jobs[j] = p.runs;
+    AddJobLoad(c, j, p.runs, +1, aidc, gpus);
+  }
+  return true;
+}
+
+}  // namespace
+
+absl::Status ImproveByLocalSearch(ScenarioContext& c, Evaluated& current, Clock::time_point deadline) {
+  const Instance& in = *c.instance;
+  EdgeCosts costs;
+  std::vector<double> aidc = current.load.aidc_kw;
+  std::vector<int> gpus = current.load.gpus;
+  const bool battery = c.traits.battery;
+  for (int pass = 0; pass < 50; ++pass) {
+    bool improved = false;
+    // With a battery, price against the load the grid sees after the current battery
+    // schedule; every move is then re-evaluated exactly with the battery DP.
+    std::vector<double> shift;
+    if (battery) {
+      shift.resize(c.slots());
+      for (int t = 0; t < c.slots(); ++t) {
+        shift[t] = current.power.slots[t].charge_kw - current.power.slots[t].discharge_kw;
+      }
+    }
+    for (int j = 0; j < c.num_jobs(); ++j) {
+      if (Clock::now() > deadline) return absl::OkStatus();
+      std::vector<Run>& runs = current.schedule.jobs[j];
+      AddJobLoad(c, j, runs, -1, aidc, gpus);
+      PriceMarginal(c, j, aidc, gpus, shift, costs);
+      const double now_cost = PlanCost(c, j, runs, costs);
+      PathSolution p = c.jobs[j]->Solve(costs);
+      if (p.feasible && Improves(p.cost, now_cost) && p.runs != runs) {
+        if (!battery) {
+          runs = p.runs;
+          improved = true;
+        } else {
+          Schedule trial = current.schedule;
+          trial.jobs[j] = p.runs;
+          CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c, std::move(trial)));
+          if (e.feasible && Improves(e.cost_usd, current.cost_usd)) {
+            current = std::move(e);
+            improved = true;
+            for (int t = 0; t < c.slots(); ++t) {
+              shift[t] = current.power.slots[t].charge_kw - current.power.slots[t].discharge_kw;
+            }
+          }
+        }
+      }
+      AddJobLoad(c, j, current.schedule.jobs[j], +1, aidc, gpus);
+    }
+    if (!improved) break;
+  }
+  if (!battery) {
+    CKPTDP_ASSIGN_OR_RETURN(current, Evaluate(c, std::move(current.schedule)));
+  }
+  (void)in;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptions& options,
+                                            Clock::time_point start) {
+  const Instance& in = *c.instance;
+  const int slots = c.slots(), jobs = c.num_jobs();
+  const Clock::time_point deadline =
+      start + std::chrono::duration_cast<Clock::duration>(
+                  std::chrono::duration<double>(options.time_limit_s));
+  EngineOutcome out;
+
+  // Reachability is a per-job property: an unreachable sink proves infeasibility.
+  for (int j = 0; j < jobs; ++j) {
+    if (const auto* g = dynamic_cast<const GraphSubproblem*>(c.jobs[j].get())) {
+      if (!g->graph().Reachable()) {
+        out.status = SolveStatus::kInfeasible;
+        out.diagnosis = g->graph().UnreachableReason();
+        return out;
+      }
+    }
+  }
+
+  std::vector<double> load_lo, load_hi;
+  LoadBand(c, load_lo, load_hi);
+
+  // Warm start: lambda_t is the marginal cost of power at the baseline load, mu = 0.
+  std::vector<double> lambda(slots), mu(slots, 0.0);
+  {
+    std::vector<double> base_load(slots, in.site.base_load_kw);
+    for (int j = 0; j < jobs; ++j) {
+      const Mode& b = (*c.modes)[j].feasible[(*c.modes)[j].baseline];
+      for (int t = in.jobs[j].release_slot; t < in.jobs[j].deadline_slot; ++t) {
+        base_load[t] += in.site.pue * b.it_power_kw;
+      }
+    }
+    for (int t = 0; t < slots; ++t) {
+      lambda[t] = SlotCostUsd(c.power, t, base_load[t] + 1.0) - SlotCostUsd(c.power, t, base_load[t]);
+    }
+  }
+  // mu is in USD per GPU; scaled by the kW of one GPU it joins lambda in one step norm.
+  const double gpu_kw = in.site.pue * in.site.gpu_train_power_kw;
+
+  const int threads = options.threads > 0 ? options.threads
+                                          : tbb::this_task_arena::max_concurrency();
+  tbb::task_arena arena(threads);
+  std::vector<EdgeCosts> costs(jobs);
+  std::vector<PathSolution> plans(jobs);
+  std::vector<double> bounds(jobs);
+  EdgeCosts scratch;
+
+  double best_bound = -kInf, theta = 1.0;
+  int stall = 0, since_theta = 0, last_search = -1000;
+  std::vector<double> g_lambda(slots), g_mu(slots);
+  double last_log = -kInf;
+  auto log_line = [&](int it, double dual) {
+    if (options.log == nullptr) return;
+    const double t = Seconds(start);
+    if (options.log_every_s > 0 && t - last_log < options.log_every_s) return;
+    last_log = t;
+    const double inc = out.incumbent ? out.incumbent->cost_usd : kInf;
+    *options.log << absl::StrFormat("%6d %14.4f %14.4f %14.4f %9.4f%% %8.2fs\n", it, dual,
+                                    best_bound, inc,
+                                    out.incumbent ? 100.0 * RelativeGap(inc, best_bound) : 100.0, t);
+  };
+  if (options.log != nullptr) {
+    *options.log << absl::StrFormat("%6s %14s %14s %14s %10s %9s\n", "iter", "dual", "bound",
+                                    "incumbent", "gap", "time");
+  }
+
+  out.status = SolveStatus::kFeasible;
+  int it = 0;
+  for (it = 1; it <= options.max_iterations; ++it) {
+    arena.execute([&] {
+      tbb::parallel_for(0, jobs, [&](int j) {
+        PriceLagrangian(c, j, lambda, mu, costs[j]);
+        plans[j] = c.jobs[j]->Solve(costs[j]);
+        bounds[j] = plans[j].feasible ? c.jobs[j]->LowerBound(costs[j], plans[j]) : kInf;
+      });
+    });
+    for (int j = 0; j < jobs; ++j) {
+      if (!plans[j].feasible) {
+        // Without capacity blocking the subproblem is feasible iff the job alone can
+        // finish; the idealised S3 rounding is conservative, so say so.
+        out.status = SolveStatus::kInfeasible;
+        out.diagnosis = absl::StrFormat(
+            "job %s cannot deliver its compute of %.4g FLOP in its window [%d, %d) with any "
+            "effective mode", in.jobs[j].name, (*c.modes)[j].workload.compute_flops,
+            in.jobs[j].release_slot, in.jobs[j].deadline_slot);
+        out.iterations = it;
+        return out;
+      }
+    }
+    CKPTDP_ASSIGN_OR_RETURN(PowerSubproblemSolution ps,
+                            SolvePowerSubproblem(c.power, lambda, load_lo, load_hi));
+    double dual = ps.value_usd;
+    for (int j = 0; j < jobs; ++j) dual += bounds[j];
+    for (int t = 0; t < slots; ++t) {
+      dual += lambda[t] * in.site.base_load_kw - mu[t] * in.site.gpu_capacity;
+    }
+    if (best_bound == -kInf || dual > best_bound + 1e-9 * std::max(1.0, std::abs(best_bound))) {
+      best_bound = dual;
+      stall = 0;
+      since_theta = 0;
+    } else {
+      ++stall;
+      ++since_theta;
+    }
+
+    // Subgradients of the dualised constraints at the current plans.
+    std::vector<double> aidc(slots, in.site.base_load_kw);
+    std::vector<int> gpus(slots, 0);
+    for (int j = 0; j < jobs; ++j) AddJobLoad(c, j, plans[j].runs, +1, aidc, gpus);
+    double norm = 0;
+    for (int t = 0; t < slots; ++t) {
+      g_lambda[t] = aidc[t] - ps.load_kw[t];
+      g_mu[t] = (gpus[t] - in.site.gpu_capacity) * gpu_kw;
+      if (mu[t] <= 0 && g_mu[t] < 0) g_mu[t] = 0;  // projected: mu stays >= 0
+      norm += g_lambda[t] * g_lambda[t] + g_mu[t] * g_mu[t];
+    }
+
+    // Primal recovery from the relaxed plans.
+    Schedule repaired;
+    if (RepairPlans(c, plans, lambda, mu, scratch, repaired)) {
+      CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c, std::move(repaired)));
+      if (e.feasible) {
+        const bool better = !out.incumbent || Improves(e.cost_usd, out.incumbent->cost_usd);
+        // Local search is the expensive part: run it on new incumbents, at most every
+        // 5 iterations, and always on the first.
+        if (better || it - last_search >= 25) {
+          if (!out.incumbent || it - last_search >= 5) {
+            CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c, e, deadline));
+            last_search = it;
+          }
+        }
+        if (!out.incumbent || Improves(e.cost_usd, out.incumbent->cost_usd)) {
+          out.incumbent = std::move(e);
+        }
+      }
+    }
+    log_line(it, dual);
+
+    const double inc = out.incumbent ? out.incumbent->cost_usd : kInf;
+    if (out.incumbent && RelativeGap(inc, best_bound) <= options.gap) {
+      out.status = SolveStatus::kOptimal;
+      break;
+    }
+    if (Clock::now() >= deadline) {
+      out.status = SolveStatus::kTimeLimit;
+      break;
+    }
+    if (stall >= options.stall_iterations || norm <= 1e-18) break;
+
+    // Polyak step towards the incumbent (or an optimistic target before one exists);
+    // theta halves when the bound has not improved for a while.
+    if (since_theta >= 10) {
+      theta *= 0.5;
+      since_theta = 0;
+    }
+    const double target = out.incumbent ? inc : best_bound + std::max(1.0, 0.05 * std::abs(best_bound));
+    const double step = theta * std::max(target - dual, 1e-9 * std::max(1.0, std::abs(dual))) / norm;
+    for (int t = 0; t < slots; ++t) {
+      lambda[t] += step * g_lambda[t];
+      mu[t] = std::max(0.0, mu[t] + step * g_mu[t] * gpu_kw);
+    }
+  }
+  out.iterations = std::min(it, options.max_iterations);
+  out.lower_bound = best_bound;
+  if (out.incumbent && Clock::now() < deadline) {
+    CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c, *out.incumbent, deadline));
+    if (out.status != SolveStatus::kTimeLimit &&
+        RelativeGap(out.incumbent->cost_usd, best_bound) <= options.gap) {
+      out.status = SolveStatus::kOptimal;
+    }
+  }
+  if (!out.incumbent) {
+    out.diagnosis =
+        "no schedule satisfying the shared GPU and site power limits was found; see "
+        "`ckptdp solve --diagnose`";
+  }
+  return out;
+}
+
+}  // namespace ckptdp::internal

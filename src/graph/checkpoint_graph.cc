@@ -1,0 +1,78 @@
+#include <algorithm>
+#include <climits>
+
+#include "absl/strings/str_format.h"
+#include "ckptdp/graph.h"
+
+namespace ckptdp {
+
+CheckpointGraph::CheckpointGraph(const Instance& instance, int job_index, const JobModes& modes,
+                                 const GraphOptions& options)
+    : job_index_(job_index) {
+  const Job& job = instance.jobs[job_index];
+  release_ = job.release_slot;
+  deadline_ = job.deadline_slot;
+  segments_ = job.segments;
+  max_dk_ = job.max_segments_per_run > 0 ? std::min(job.max_segments_per_run, job.segments)
+                                         : job.segments;
+  allow_wait_ = options.allow_wait;
+  boundary_idle_allowed_ = job.boundary_idle_allowed;
+  min_run_slots_ = job.min_run_slots;
+  max_pauses_ = job.max_pauses;
+
+  if (options.baseline_only) {
+    mode_index_.push_back(modes.baseline);
+  } else {
+    mode_index_ = modes.effective;
+  }
+  const double step_s = instance.time.StepHours() * 3600.0;
+  const int window = deadline_ - release_;
+  for (int feasible : mode_index_) {
+    const Mode& m = modes.feasible[feasible];
+    gpus_.push_back(m.gpus);
+    it_power_kw_.push_back(m.it_power_kw);
+    const double slots_per_segment = modes.workload.segment_flops / (m.throughput_flops * step_s);
+    for (int dk = 1; dk <= max_dk_; ++dk) {
+      // eq. (24): a partially used last slot counts as occupied. Durations longer than the
+      // window are clamped to window + 1: such an edge can never be used.
+      const int64_t l = RobustCeil(dk * slots_per_segment);
+      duration_.push_back(static_cast<int>(std::min<int64_t>(l, window + 1)));
+    }
+  }
+
+  // Fewest slots to cover all K segments (unbounded knapsack over edge lengths).
+  std::vector<int> best(segments_ + 1, INT_MAX);
+  best[0] = 0;
+  for (int k = 1; k <= segments_; ++k) {
+    for (int mode = 0; mode < num_modes(); ++mode) {
+      for (int dk = 1; dk <= std::min(k, max_dk_); ++dk) {
+        if (best[k - dk] == INT_MAX) continue;
+        best[k] = std::min(best[k], best[k - dk] + duration(mode, dk));
+      }
+    }
+  }
+  min_slots_to_finish_ = best[segments_];
+  if (min_slots_to_finish_ > window) {
+    unreachable_reason_ = absl::StrFormat(
+        "job %s cannot finish: its fastest path needs %d slots but its window [%d, %d) has %d "
+        "(short by %d slots)",
+        job.name, min_slots_to_finish_, release_, deadline_, window,
+        min_slots_to_finish_ - window);
+  }
+}
+
+long long CheckpointGraph::CountTrainEdges() const {
+  long long count = 0;
+  for (int tau = release_; tau < deadline_; ++tau) {
+    for (int k = 0; k < segments_; ++k) {
+      for (int mode = 0; mode < num_modes(); ++mode) {
+        for (int dk = 1; dk <= std::min(max_dk_, segments_ - k); ++dk) {
+          if (tau + duration(mode, dk) <= deadline_) ++count;
+        }
+      }
+    }
+  }
+  return count;
+}
+
+}  // namespace ckptdp
