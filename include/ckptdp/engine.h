@@ -26,6 +26,7 @@ struct SolveOptions {
   int max_iterations = 400;     // Lagrangian iterations at most
   int stall_iterations = 60;    // stop when the bound has not improved for this many
   double log_every_s = 0.0;     // log one line per iteration (0) or at most every N seconds
+  bool diagnose_capacity = true;  // when no schedule is found, search the least GPU capacity
   std::ostream* log = nullptr;  // the solver log (iteration, bound, incumbent, gap, time)
 };
 

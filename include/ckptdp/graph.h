@@ -40,7 +40,8 @@ class CheckpointGraph {
   int min_run_slots() const { return min_run_slots_; }
   int max_pauses() const { return max_pauses_; }
 
-  // Graph modes: a subset of the job's feasible modes (effective, or baseline only).
+  // Graph modes: a subset of the job's feasible modes: the effective ones plus the baseline,
+  // or the baseline only.
   int num_modes() const { return static_cast<int>(mode_index_.size()); }
   int feasible_index(int mode) const { return mode_index_[mode]; }  // into JobModes::feasible
   int gpus(int mode) const { return gpus_[mode]; }

@@ -52,4 +52,19 @@ BaselinePlan BaselineSchedule(const Instance& instance, const std::vector<JobMod
   return plan;
 }
 
+Schedule AsIdealSchedule(const Instance& instance, const std::vector<JobModes>& modes,
+                         const Schedule& schedule) {
+  const double step_s = instance.time.StepHours() * 3600.0;
+  Schedule out = schedule;
+  for (size_t j = 0; j < out.jobs.size(); ++j) {
+    for (Run& run : out.jobs[j]) {
+      run.from_segment = -1;
+      run.to_segment = -1;
+      run.work_flops =
+          (run.end_slot - run.start_slot) * modes[j].feasible[run.mode].throughput_flops * step_s;
+    }
+  }
+  return out;
+}
+
 }  // namespace ckptdp::internal

@@ -76,8 +76,8 @@ absl::Status ValidateBatteryModel(const BatteryModel& m) {
   if (m.wear_usd_per_kwh < 0) return absl::InvalidArgumentError("battery: wear cost must be >= 0");
   if (!(m.soc_min_kwh <= m.soc_initial_kwh && m.soc_initial_kwh <= m.soc_max_kwh)) {
     return absl::InvalidArgumentError(
-        absl::StrCat("battery: need soc_min <= soc_initial <= soc_max, got ", m.soc_min_kwh,
-                     " / ", m.soc_initial_kwh, " / ", m.soc_max_kwh));
+        absl::StrCat("battery: need soc_min <= soc_initial <= soc_max, got ", m.soc_min_kwh, " / ",
+                     m.soc_initial_kwh, " / ", m.soc_max_kwh));
   }
   return absl::OkStatus();
 }
@@ -125,8 +125,8 @@ absl::StatusOr<BatteryDpResult> SolveBatteryDp(const BatteryModel& model,
     // Rounding may put b a hair outside the stage's domain; the domain is exact.
     result.net_kw[t - 1] =
         std::clamp(b, std::max(c.lo(), -model.power_kw), std::min(c.hi(), model.power_kw));
-    soc = t == T ? model.soc_initial_kwh
-                 : std::clamp(step->y, model.soc_min_kwh, model.soc_max_kwh);
+    soc =
+        t == T ? model.soc_initial_kwh : std::clamp(step->y, model.soc_min_kwh, model.soc_max_kwh);
     result.soc_kwh[t - 1] = soc;
   }
   return result;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <utility>
 
@@ -137,8 +138,7 @@ ConvexPwl ConvexPwl::InfConvolution(const ConvexPwl& f, const ConvexPwl& g) {
   return h;
 }
 
-std::optional<ShiftedArgmin> MinimizeShiftedSum(const ConvexPwl& f, const ConvexPwl& g,
-                                                double e) {
+std::optional<ShiftedArgmin> MinimizeShiftedSum(const ConvexPwl& f, const ConvexPwl& g, double e) {
   if (f.empty() || g.empty()) return std::nullopt;
   double ylo = std::max(f.lo(), g.lo() + e);
   double yhi = std::min(f.hi(), g.hi() + e);

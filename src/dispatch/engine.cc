@@ -3,8 +3,11 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "tbb/task_arena.h"
 #include "dispatch/internal/baseline.h"
 #include "dispatch/internal/evaluation.h"
 #include "dispatch/internal/lagrangian.h"
@@ -40,6 +43,65 @@ void FillFromEvaluated(const Instance& instance, internal::Evaluated e, double r
   r.load = std::move(e.load);
   r.power = std::move(e.power);
   r.schedule = std::move(e.schedule);
+}
+
+// When no schedule fits, finds the least GPU capacity (in whole nodes) at which the engine
+// does find one, and the largest at which infeasibility is proven, by bisection on quick
+// solves. Fig. 12(b) of the paper is this question: 768-1152 GPUs fail, 1280 succeed.
+std::string DiagnoseCapacity(const Instance& instance, Scenario scenario,
+                             const SolveOptions& options) {
+  const int node = instance.site.gpus_per_node;
+  SolveOptions quick;
+  quick.gap = 1e-2;
+  quick.max_iterations = 150;
+  quick.threads = options.threads;
+  quick.diagnose_capacity = false;
+  quick.time_limit_s = std::max(1.0, std::min(10.0, options.time_limit_s / 8));
+  const Clock::time_point until =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(std::max(2.0, options.time_limit_s / 4)));
+  // 0: proven infeasible, 1: feasible, 2: unknown, 3: bad input (e.g. baseline > capacity)
+  auto probe = [&](int capacity) {
+    Instance copy = instance;
+    copy.site.gpu_capacity = capacity;
+    absl::StatusOr<Result> r = SolveScenario(copy, scenario, quick);
+    if (!r.ok()) return 3;
+    if (!r->schedule.jobs.empty()) return 1;
+    return r->status == SolveStatus::kInfeasible ? 0 : 2;
+  };
+  int low = instance.site.gpu_capacity;  // known not to work
+  int high = -1;
+  for (int cap = std::max(node, 2 * low / node * node); Clock::now() < until; cap *= 2) {
+    if (cap > 10'000'000) break;
+    if (probe(cap) == 1) {
+      high = cap;
+      break;
+    }
+    low = cap;
+  }
+  if (high < 0) return "no GPU capacity up to the search limit made the instance feasible";
+  while (high - low > node && Clock::now() < until) {
+    const int mid = (low + high) / 2 / node * node;
+    if (mid <= low) break;
+    (probe(mid) == 1 ? high : low) = mid;
+  }
+  int proven = -1;
+  for (int cap = low; cap >= node && Clock::now() < until; cap -= node) {
+    const int p = probe(cap);
+    if (p == 0) {
+      proven = cap;
+      break;
+    }
+    if (p == 3) break;
+  }
+  std::string text = absl::StrFormat("with %d GPUs a feasible schedule exists", high);
+  if (high - low <= node) {
+    absl::StrAppendFormat(&text, "; with %d none was found", low);
+  }
+  if (proven > 0) {
+    absl::StrAppendFormat(&text, "; with %d or fewer GPUs infeasibility is proven", proven);
+  }
+  return text;
 }
 
 }  // namespace
@@ -80,7 +142,7 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
 
   Result r;
   r.scenario = scenario;
-  r.solver.threads = options.threads;
+  r.solver.threads = options.threads > 0 ? options.threads : tbb::this_task_arena::max_concurrency();
   const internal::ScenarioContext s1 = internal::MakeContext(instance, modes, Scenario::kS1);
   const double reference_cost = BaselineCost(s1);
   internal::ScenarioContext context = internal::MakeContext(instance, modes, scenario);
@@ -106,8 +168,25 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
       }
     }
   } else {
-    CKPTDP_ASSIGN_OR_RETURN(internal::EngineOutcome outcome,
-                            internal::RunLagrangian(context, options, start));
+    // S6 and S3 relax S4 (add a battery; drop checkpoint continuity), so S4's incumbent is
+    // feasible for both: solving S4 first guarantees cost(S6), cost(S3) <= cost(S4).
+    std::optional<Schedule> seed;
+    if (scenario == Scenario::kS6 || scenario == Scenario::kS3) {
+      SolveOptions first = options;
+      first.time_limit_s = options.time_limit_s / 2;
+      if (first.log != nullptr) *first.log << "warm start: solving S4 first\n";
+      internal::ScenarioContext s4 = internal::MakeContext(instance, modes, Scenario::kS4);
+      CKPTDP_ASSIGN_OR_RETURN(internal::EngineOutcome warm,
+                              internal::RunLagrangian(s4, first, Clock::now()));
+      if (warm.incumbent) {
+        seed = std::move(warm.incumbent->schedule);
+        if (scenario == Scenario::kS3) seed = internal::AsIdealSchedule(instance, modes, *seed);
+      }
+      if (first.log != nullptr) *first.log << "solving " << ScenarioName(scenario) << "\n";
+    }
+    CKPTDP_ASSIGN_OR_RETURN(
+        internal::EngineOutcome outcome,
+        internal::RunLagrangian(context, options, start, seed ? &*seed : nullptr));
     r.status = outcome.status;
     r.solver.iterations = outcome.iterations;
     r.lower_bound_usd = outcome.lower_bound;
@@ -117,6 +196,9 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
       r.diagnosis = outcome.diagnosis;
       if (r.status != SolveStatus::kInfeasible) r.status = SolveStatus::kTimeLimit;
     }
+  }
+  if (r.schedule.jobs.empty() && options.diagnose_capacity) {
+    r.diagnosis += "\nGPU capacity: " + DiagnoseCapacity(instance, scenario, options);
   }
   r.gap = r.status == SolveStatus::kInfeasible ? 0.0 : RelativeGap(r.objective_usd, r.lower_bound_usd);
   r.solver.seconds = std::chrono::duration<double>(Clock::now() - start).count();

@@ -16,7 +16,10 @@ IdealSubproblem::IdealSubproblem(const Instance& instance, int job_index, const 
       units_(units),
       slot_seconds_(instance.time.StepHours() * 3600.0) {
   const double unit_flops = modes.workload.compute_flops / units_;
-  for (int feasible : modes.effective) {
+  // Effective modes plus the baseline, as in the checkpoint graph (graph.h).
+  std::vector<int> graph_modes = modes.effective;
+  if (!modes.feasible[modes.baseline].effective) graph_modes.push_back(modes.baseline);
+  for (int feasible : graph_modes) {
     const Mode& m = modes.feasible[feasible];
     mode_index_.push_back(feasible);
     gpus_.push_back(m.gpus);

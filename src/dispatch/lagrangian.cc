@@ -92,6 +92,63 @@ bool RepairPlans(ScenarioContext& c, const std::vector<PathSolution>& plans,
   return true;
 }
 
+// The most any schedule could cost: every slot buys the site cap at a non-negative price,
+// curtails all renewables and cycles the battery at full power. A Lagrangian bound above
+// it proves that no schedule satisfies the shared limits (weak duality).
+double CostCeiling(const ScenarioContext& c) {
+  const Instance& in = *c.instance;
+  const double dt = in.time.StepHours() / 1000.0;
+  double ceiling = 0;
+  for (int t = 0; t < c.slots(); ++t) {
+    ceiling += dt * (std::max(0.0, in.series.price_usd_per_mwh[t]) * in.site.site_power_cap_kw +
+                     in.costs.curtailment_usd_per_mwh * in.RenewableKw(t));
+    if (c.traits.battery) {
+      ceiling += dt * in.costs.battery_wear_usd_per_mwh * 2.0 * in.battery.power_kw;
+    }
+  }
+  return ceiling;
+}
+
+// Fallback when repair fails under tight capacity: place the jobs one by one, largest
+// footprint first, each on the path that uses the fewest GPU-slots of the residual
+// capacity (ties broken by the Lagrangian prices, scaled down to stay tie-breakers).
+bool PlaceByFootprint(ScenarioContext& c, const std::vector<double>& lambda,
+                      const std::vector<double>& mu, EdgeCosts& scratch, Schedule& out) {
+  const Instance& in = *c.instance;
+  const int jobs = c.num_jobs();
+  std::vector<double> aidc(c.slots(), in.site.base_load_kw);
+  std::vector<int> gpus(c.slots(), 0);
+  std::vector<double> footprint(jobs, 0);
+  std::vector<double> zero(c.slots(), 0.0), one(c.slots(), 1.0);
+  for (int j = 0; j < jobs; ++j) {
+    PriceLagrangian(c, j, zero, one, scratch);
+    footprint[j] = c.jobs[j]->Solve(scratch).cost;
+  }
+  std::vector<int> order(jobs);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return footprint[a] > footprint[b]; });
+  out.jobs.assign(jobs, {});
+  std::vector<double> tie_mu(c.slots());
+  for (int j : order) {
+    PriceMarginal(c, j, aidc, gpus, {}, scratch);
+    std::vector<int> blocked = std::move(scratch.next_blocked);
+    double scale = 0;
+    for (int t = 0; t < c.slots(); ++t) scale = std::max(scale, std::abs(lambda[t]) + mu[t]);
+    const double eps = scale > 0 ? 1e-3 / (scale * c.slots()) : 0.0;
+    for (int t = 0; t < c.slots(); ++t) tie_mu[t] = 1.0 + eps * mu[t];
+    std::vector<double> tie_lambda(c.slots());
+    for (int t = 0; t < c.slots(); ++t) tie_lambda[t] = eps * lambda[t];
+    PriceLagrangian(c, j, tie_lambda, tie_mu, scratch);
+    scratch.next_blocked = std::move(blocked);
+    PathSolution p = c.jobs[j]->Solve(scratch);
+    if (!p.feasible) return false;
+    out.jobs[j] = p.runs;
+    AddJobLoad(c, j, p.runs, +1, aidc, gpus);
+  }
+  return true;
+}
+
 }  // namespace
 
 absl::Status ImproveByLocalSearch(ScenarioContext& c, Evaluated& current, Clock::time_point deadline) {
@@ -147,7 +204,7 @@ absl::Status ImproveByLocalSearch(ScenarioContext& c, Evaluated& current, Clock:
 }
 
 absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptions& options,
-                                            Clock::time_point start) {
+                                            Clock::time_point start, const Schedule* seed) {
   const Instance& in = *c.instance;
   const int slots = c.slots(), jobs = c.num_jobs();
   const Clock::time_point deadline =
@@ -194,6 +251,7 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
   std::vector<double> bounds(jobs);
   EdgeCosts scratch;
 
+  const double ceiling = CostCeiling(c);
   double best_bound = -kInf, theta = 1.0;
   int stall = 0, since_theta = 0, last_search = -1000;
   std::vector<double> g_lambda(slots), g_mu(slots);
@@ -214,6 +272,13 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
   }
 
   out.status = SolveStatus::kFeasible;
+  if (seed != nullptr) {
+    CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c, *seed));
+    if (e.feasible) {
+      CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c, e, deadline));
+      out.incumbent = std::move(e);
+    }
+  }
   int it = 0;
   for (it = 1; it <= options.max_iterations; ++it) {
     arena.execute([&] {
@@ -266,7 +331,9 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
 
     // Primal recovery from the relaxed plans.
     Schedule repaired;
-    if (RepairPlans(c, plans, lambda, mu, scratch, repaired)) {
+    const bool placed = RepairPlans(c, plans, lambda, mu, scratch, repaired) ||
+                        (!out.incumbent && PlaceByFootprint(c, lambda, mu, scratch, repaired));
+    if (placed) {
       CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c, std::move(repaired)));
       if (e.feasible) {
         const bool better = !out.incumbent || Improves(e.cost_usd, out.incumbent->cost_usd);
@@ -286,6 +353,14 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
     log_line(it, dual);
 
     const double inc = out.incumbent ? out.incumbent->cost_usd : kInf;
+    if (!out.incumbent && best_bound > ceiling + 1e-6 * std::max(1.0, ceiling)) {
+      out.status = SolveStatus::kInfeasible;
+      out.diagnosis = absl::StrFormat(
+          "no schedule fits the shared limits (GPU capacity %d, site cap %.1f kW): the "
+          "Lagrangian bound %.6g USD exceeds the %.6g USD that any schedule could cost",
+          in.site.gpu_capacity, in.site.site_power_cap_kw, best_bound, ceiling);
+      break;
+    }
     if (out.incumbent && RelativeGap(inc, best_bound) <= options.gap) {
       out.status = SolveStatus::kOptimal;
       break;
@@ -318,10 +393,10 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
       out.status = SolveStatus::kOptimal;
     }
   }
-  if (!out.incumbent) {
+  if (!out.incumbent && out.status != SolveStatus::kInfeasible) {
     out.diagnosis =
-        "no schedule satisfying the shared GPU and site power limits was found; see "
-        "`ckptdp solve --diagnose`";
+        "no schedule satisfying the shared GPU and site power limits was found within the "
+        "iteration and time limits, and infeasibility is not proven";
   }
   return out;
 }

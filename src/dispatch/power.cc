@@ -7,7 +7,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
+#include <span>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "dispatch/internal/battery_dp.h"
@@ -40,8 +44,9 @@ struct Split {
 Split SplitSlot(const PowerInputs& in, int t, double served_kw) {
   const double available = in.renewable_kw[t];
   const double served = std::max(served_kw, 0.0);
-  const double used =
-      in.price_usd_per_mwh[t] < -in.costs.curtailment_usd_per_mwh ? 0.0 : std::min(available, served);
+  const double used = in.price_usd_per_mwh[t] < -in.costs.curtailment_usd_per_mwh
+                          ? 0.0
+                          : std::min(available, served);
   return {.renewable_used_kw = used, .grid_kw = served - used, .curtailment_kw = available - used};
 }
 
@@ -52,8 +57,7 @@ struct StagePoint {
   double value = kInf;
   double load_kw = 0;
 };
-StagePoint EvalStage(const PowerInputs& in, int t, double lo, double hi, double lambda,
-                     double b) {
+StagePoint EvalStage(const PowerInputs& in, int t, double lo, double hi, double lambda, double b) {
   const double n_lo = std::max(lo + b, 0.0);
   const double n_hi = std::max(hi + b, n_lo);
   StagePoint best;
@@ -98,7 +102,8 @@ absl::Status ValidateInputs(const PowerInputs& in) {
   CKPTDP_RETURN_IF_ERROR(CheckSeries(in.price_usd_per_mwh, slots, "price_usd_per_mwh", false));
   for (double c : {in.costs.curtailment_usd_per_mwh, in.costs.battery_wear_usd_per_mwh}) {
     if (!std::isfinite(c) || c < 0) {
-      return absl::InvalidArgumentError("power: curtailment and battery costs must be finite, >= 0");
+      return absl::InvalidArgumentError(
+          "power: curtailment and battery costs must be finite, >= 0");
     }
   }
   if (in.use_battery) {
@@ -113,8 +118,8 @@ double BatteryPowerKw(const PowerInputs& in) { return in.use_battery ? in.batter
 
 namespace internal {
 
-ConvexPwl PowerStageCost(const PowerInputs& inputs, int slot, double load_lo_kw,
-                         double load_hi_kw, double lambda_usd_per_kw, double power_kw) {
+ConvexPwl PowerStageCost(const PowerInputs& inputs, int slot, double load_lo_kw, double load_hi_kw,
+                         double lambda_usd_per_kw, double power_kw) {
   const double b_lo = std::max(-power_kw, -load_hi_kw);
   const double b_hi = power_kw;
   const double r = inputs.renewable_kw[slot];
@@ -144,7 +149,9 @@ PowerInputs PowerInputs::FromInstance(const Instance& instance, bool use_battery
   const int slots = instance.time.slots;
   const Series& s = instance.series;
   // A missing value becomes NaN, which the dispatch functions reject with the slot named.
-  auto at = [](const std::vector<double>& v, int t) { return t < static_cast<int>(v.size()) ? v[t] : kNaN; };
+  auto at = [](const std::vector<double>& v, int t) {
+    return t < static_cast<int>(v.size()) ? v[t] : kNaN;
+  };
   in.renewable_kw.resize(slots);
   in.price_usd_per_mwh.resize(slots);
   for (int t = 0; t < slots; ++t) {
@@ -222,9 +229,9 @@ absl::StatusOr<PowerSubproblemSolution> SolvePowerSubproblem(
   CKPTDP_RETURN_IF_ERROR(CheckSeries(load_max_kw, slots, "load_max_kw", true));
   for (int t = 0; t < slots; ++t) {
     if (load_min_kw[t] > load_max_kw[t]) {
-      return absl::InvalidArgumentError(absl::StrCat("power: load_min_kw[", t, "] = ",
-                                                     load_min_kw[t], " exceeds load_max_kw[", t,
-                                                     "] = ", load_max_kw[t]));
+      return absl::InvalidArgumentError(
+          absl::StrCat("power: load_min_kw[", t, "] = ", load_min_kw[t], " exceeds load_max_kw[", t,
+                       "] = ", load_max_kw[t]));
     }
   }
 
@@ -251,8 +258,8 @@ absl::StatusOr<PowerSubproblemSolution> SolvePowerSubproblem(
                           internal::SolveBatteryDp(BatteryModel::FromInputs(inputs), stage));
   solution.value_usd = dp.value_usd;
   for (int t = 0; t < slots; ++t) {
-    solution.load_kw[t] = internal::PowerStageArgminLoad(
-        inputs, t, load_min_kw[t], load_max_kw[t], lambda_usd_per_kw[t], dp.net_kw[t]);
+    solution.load_kw[t] = internal::PowerStageArgminLoad(inputs, t, load_min_kw[t], load_max_kw[t],
+                                                         lambda_usd_per_kw[t], dp.net_kw[t]);
   }
   return solution;
 }

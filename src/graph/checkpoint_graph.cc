@@ -23,7 +23,11 @@ CheckpointGraph::CheckpointGraph(const Instance& instance, int job_index, const 
   if (options.baseline_only) {
     mode_index_.push_back(modes.baseline);
   } else {
+    // The effective modes, plus the baseline even when it is dominated: the operator's
+    // baseline is always runnable, and keeping it makes the fixed trajectory (S2) a path of
+    // every flexible graph, so flexible scenarios can never cost more than the baseline.
     mode_index_ = modes.effective;
+    if (!modes.feasible[modes.baseline].effective) mode_index_.push_back(modes.baseline);
   }
   const double step_s = instance.time.StepHours() * 3600.0;
   const int window = deadline_ - release_;

@@ -16,6 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "ckptdp/workload.h"
 
 namespace ckptdp {
@@ -194,7 +195,9 @@ std::string ResultToJson(const Instance& instance, const std::vector<JobModes>& 
                                 ? NumberOrNull(result.lower_bound_usd)
                                 : Json(nullptr);
   json["gap"] = incumbent ? NumberOrNull(result.gap) : Json(nullptr);
-  if (result.status == SolveStatus::kInfeasible) json["diagnosis"] = result.diagnosis;
+  if (result.status == SolveStatus::kInfeasible || result.schedule.jobs.empty()) {
+    json["diagnosis"] = result.diagnosis;
+  }
   json["metrics"] = MetricsJson(result.metrics, incumbent);
   json["solver"] = {{"seconds", result.solver.seconds},
                     {"iterations", result.solver.iterations},
@@ -202,8 +205,20 @@ std::string ResultToJson(const Instance& instance, const std::vector<JobModes>& 
   json["site"] = SiteJson(instance, result.scenario);
   json["slots"] = SlotsJson(instance, result);
   json["jobs"] = JobsJson(instance, modes, result);
-  return json.dump(2) + "\n";
+  return json.dump(2);
 }
+
+namespace {
+
+// 6 decimals, like the instance series. A value that rounds to zero prints as 0.000000,
+// never -0.000000 (a dispatch's -1e-13 is round-off, not a sign); a missing one is empty.
+std::string CsvNumber(double value) {
+  if (!std::isfinite(value)) return "";
+  if (std::abs(value) < 5e-7) value = 0.0;
+  return absl::StrFormat("%.6f", value);
+}
+
+}  // namespace
 
 std::string SlotsCsv(const Instance& instance, const Result& result) {
   std::string csv =
@@ -214,12 +229,20 @@ std::string SlotsCsv(const Instance& instance, const Result& result) {
     const PowerSlot s =
         t < static_cast<int>(result.power.slots.size()) ? result.power.slots[t] : PowerSlot{};
     const double gpus = At(result.load.gpus, t);
-    absl::StrAppendFormat(&csv, "%d,%.6f,%.6f,%.6f,%.6f,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", t,
-                          At(instance.series.pv_kw, t) + At(instance.series.wind_kw, t),
-                          At(instance.series.price_usd_per_mwh, t), At(result.load.aidc_kw, t),
-                          At(result.load.train_it_kw, t),
-                          std::isfinite(gpus) ? static_cast<int>(gpus) : 0, s.renewable_used_kw,
-                          s.grid_kw, s.curtailment_kw, s.charge_kw, s.discharge_kw, s.soc_kwh);
+    const std::vector<std::string> cells = {
+        absl::StrCat(t),
+        CsvNumber(At(instance.series.pv_kw, t) + At(instance.series.wind_kw, t)),
+        CsvNumber(At(instance.series.price_usd_per_mwh, t)),
+        CsvNumber(At(result.load.aidc_kw, t)),
+        CsvNumber(At(result.load.train_it_kw, t)),
+        std::isfinite(gpus) ? absl::StrCat(static_cast<int>(gpus)) : "",
+        CsvNumber(s.renewable_used_kw),
+        CsvNumber(s.grid_kw),
+        CsvNumber(s.curtailment_kw),
+        CsvNumber(s.charge_kw),
+        CsvNumber(s.discharge_kw),
+        CsvNumber(s.soc_kwh)};
+    absl::StrAppend(&csv, absl::StrJoin(cells, ","), "\n");
   }
   return csv;
 }
@@ -264,10 +287,13 @@ std::string HumanSummary(const Instance& instance, const std::vector<JobModes>& 
   if (incumbent) {
     absl::StrAppendFormat(&out, "objective  %.2f USD  bound %.2f USD  gap %.4f%%\n",
                           result.objective_usd, result.lower_bound_usd, 100.0 * result.gap);
+  } else if (result.status != SolveStatus::kInfeasible && std::isfinite(result.lower_bound_usd)) {
+    absl::StrAppendFormat(&out, "objective  none (no schedule found)  bound %.2f USD\n",
+                          result.lower_bound_usd);
   } else {
-    absl::StrAppend(&out, "objective  none (no feasible schedule)\n");
+    absl::StrAppend(&out, "objective  none (no schedule found)\n");
   }
-  if (result.status == SolveStatus::kInfeasible) {
+  if (result.status == SolveStatus::kInfeasible || !incumbent) {
     absl::StrAppend(&out, "diagnosis  ",
                     result.diagnosis.empty() ? "(none given)" : result.diagnosis, "\n");
   }

@@ -14,7 +14,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // The battery physics, written out independently of battery_dp.cc.
 double EnergyChange(const BatteryModel& m, double b) {
-  return b >= 0 ? m.charge_efficiency * b * m.step_hours : b / m.discharge_efficiency * m.step_hours;
+  return b >= 0 ? m.charge_efficiency * b * m.step_hours
+                : b / m.discharge_efficiency * m.step_hours;
 }
 double TrueStageCost(const BatteryModel& m, const ConvexPwl& c, double b) {
   return c.Eval(b) + m.wear_usd_per_kwh * std::abs(b) * m.step_hours;
@@ -166,8 +167,8 @@ TEST_CASE("Battery DP is within the grid error of a fine grid DP", "[battery_dp]
       double s1 = slope(rng), s2 = slope(rng);
       if (s1 > s2) std::swap(s1, s2);
       const double k = kink(rng), y = y0(rng);
-      costs.push_back(ConvexPwl::LowerHull(
-          {{-10, y + s1 * (-10 - k)}, {k, y}, {10, y + s2 * (10 - k)}}));
+      costs.push_back(
+          ConvexPwl::LowerHull({{-10, y + s1 * (-10 - k)}, {k, y}, {10, y + s2 * (10 - k)}}));
       max_slope = std::max({max_slope, std::abs(s1), std::abs(s2)});
     }
     const double brute = BruteForce(m, costs, delta);
@@ -177,8 +178,8 @@ TEST_CASE("Battery DP is within the grid error of a fine grid DP", "[battery_dp]
     CHECK(r->value_usd <= brute + 1e-9);
     // Per slot the SoC moves by at most one grid step from the exact trajectory; the
     // slope of h in dE is at most (|c'| + wear) / (eta_ch * dt).
-    const double slope_de = (max_slope + m.wear_usd_per_kwh * m.step_hours) /
-                            (m.charge_efficiency * m.step_hours);
+    const double slope_de =
+        (max_slope + m.wear_usd_per_kwh * m.step_hours) / (m.charge_efficiency * m.step_hours);
     CHECK(brute - r->value_usd <= 2 * T * delta * slope_de);
     CHECK(CheckTrajectory(m, costs, *r) == Approx(r->value_usd).margin(1e-7));
   }

@@ -108,8 +108,8 @@ TEST_CASE("InfConvolution matches brute-force minimisation", "[convex_pwl]") {
   std::mt19937 rng(42);
   for (int rep = 0; rep < 200; ++rep) {
     const ConvexPwl f = RandomConvex(rng, -3, 1 + rep % 6);
-    const ConvexPwl g = (rep % 10 == 0) ? ConvexPwl::Single(1.5, 2.0)
-                                        : RandomConvex(rng, -1, 1 + (rep / 3) % 5);
+    const ConvexPwl g =
+        (rep % 10 == 0) ? ConvexPwl::Single(1.5, 2.0) : RandomConvex(rng, -1, 1 + (rep / 3) % 5);
     const ConvexPwl h = ConvexPwl::InfConvolution(f, g);
     RequireStrictlyConvex(h);
     CHECK(h.lo() == Approx(f.lo() + g.lo()));

@@ -308,8 +308,7 @@ TEST_CASE("psi_t matches brute force over L at random net powers", "[power]") {
     const double hi = rep % 7 == 0 ? lo : lo + 300 * u(rng);
     const double lambda = lam(rng) * in.step_hours;
     const double power = 50 + 250 * u(rng);
-    const internal::ConvexPwl psi =
-        internal::PowerStageCost(in, 0, lo, hi, lambda, power);
+    const internal::ConvexPwl psi = internal::PowerStageCost(in, 0, lo, hi, lambda, power);
     REQUIRE_FALSE(psi.empty());
     CHECK(psi.lo() == Approx(std::max(-power, -hi)));
     CHECK(psi.hi() == Approx(power));
@@ -369,9 +368,8 @@ TEST_CASE("SolvePowerSubproblem with battery equals an exhaustive DP", "[power]"
     }
     const auto sol = SolvePowerSubproblem(in, lambda, lo, hi);
     REQUIRE(sol.ok());
-    const double brute = BruteBatteryDp(in, 0.5, [&](int t, double b) {
-      return BrutePsi(in, t, lo[t], hi[t], lambda[t], b);
-    });
+    const double brute = BruteBatteryDp(
+        in, 0.5, [&](int t, double b) { return BrutePsi(in, t, lo[t], hi[t], lambda[t], b); });
     CHECK(sol->value_usd == Approx(brute).margin(1e-9));
 
     // The returned load is optimal: dispatching it at least cost reproduces the value.

@@ -236,7 +236,10 @@ TEST_CASE("ResultToJson: a time limit without incumbent keeps its bound", "[repo
 }
 
 TEST_CASE("SlotsCsv has a header and one row per slot", "[report]") {
-  const std::string csv = SlotsCsv(TwoSlotInstance(), FeasibleResult());
+  Result result = FeasibleResult();
+  result.power.slots[1].discharge_kw = -1e-13;  // round-off prints as 0, not -0
+  result.power.slots[1].charge_kw = -0.0;
+  const std::string csv = SlotsCsv(TwoSlotInstance(), result);
   std::istringstream in(csv);
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
@@ -269,6 +272,14 @@ TEST_CASE("HumanSummary lists status, metrics and runs", "[report]") {
   const std::string why = HumanSummary(TwoSlotInstance(), TinyModes(), infeasible);
   CHECK_THAT(why, Catch::Contains("infeasible"));
   CHECK_THAT(why, Catch::Contains("diagnosis  LLM-A cannot finish"));
+  CHECK_THAT(why, Catch::Contains("objective  none (no schedule found)\n"));
+
+  Result stopped;
+  stopped.status = SolveStatus::kTimeLimit;
+  stopped.lower_bound_usd = 42;
+  const std::string partial = HumanSummary(TwoSlotInstance(), TinyModes(), stopped);
+  CHECK_THAT(partial, Catch::Contains("none (no schedule found)  bound 42.00 USD"));
+  CHECK_THAT(partial, !Catch::Contains("diagnosis"));
 }
 
 // A fresh, empty directory under the system temp dir, removed at scope exit.

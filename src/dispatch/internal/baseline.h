@@ -23,6 +23,11 @@ struct BaselinePlan {
 BaselinePlan BaselineSchedule(const Instance& instance, const std::vector<JobModes>& modes,
                               bool record_checkpoints);
 
+// The same trajectory without checkpoints, as S3 records it: each run keeps its slots and
+// mode and delivers work = slots * throughput * step.
+Schedule AsIdealSchedule(const Instance& instance, const std::vector<JobModes>& modes,
+                         const Schedule& schedule);
+
 }  // namespace ckptdp::internal
 
 #endif  // CKPTDP_DISPATCH_INTERNAL_BASELINE_H_

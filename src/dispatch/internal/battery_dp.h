@@ -47,10 +47,10 @@ struct BatteryModel {
 };
 
 struct BatteryDpResult {
-  double value_usd = 0;          // optimum (a lower bound if `convexified`)
-  bool convexified = false;      // some slot used the envelope of a non-convex kink
-  std::vector<double> net_kw;    // b_t
-  std::vector<double> soc_kwh;   // E_t at the end of slot t
+  double value_usd = 0;         // optimum (a lower bound if `convexified`)
+  bool convexified = false;     // some slot used the envelope of a non-convex kink
+  std::vector<double> net_kw;   // b_t
+  std::vector<double> soc_kwh;  // E_t at the end of slot t
 };
 
 // Checks the battery parameters (finite, 0 < eta <= 1, soc_min <= soc_initial <= soc_max).
@@ -71,8 +71,8 @@ absl::StatusOr<BatteryDpResult> SolveBatteryDp(const BatteryModel& model,
 // inner minimum is a window [L_lo + b, L_hi + b] sliding over a convex function of the
 // served load N = L + b whose only kinks are at N = 0 (grid >= 0) and N = R_t. A fixed
 // load is the case load_lo = load_hi, lambda = 0.
-ConvexPwl PowerStageCost(const PowerInputs& inputs, int slot, double load_lo_kw,
-                         double load_hi_kw, double lambda_usd_per_kw, double power_kw);
+ConvexPwl PowerStageCost(const PowerInputs& inputs, int slot, double load_lo_kw, double load_hi_kw,
+                         double lambda_usd_per_kw, double power_kw);
 
 // A minimising L of psi_t at net battery power b (b must be in psi_t's domain).
 double PowerStageArgminLoad(const PowerInputs& inputs, int slot, double load_lo_kw,

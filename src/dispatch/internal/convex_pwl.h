@@ -75,8 +75,7 @@ struct ShiftedArgmin {
 // breakpoint of f or of the shifted g). Among minimisers within a relative 1e-12 of the
 // minimum, prefers the one whose g-argument y - e is closest to 0: in the battery DP that
 // is the trajectory that moves the battery least. nullopt if the domains do not meet.
-std::optional<ShiftedArgmin> MinimizeShiftedSum(const ConvexPwl& f, const ConvexPwl& g,
-                                                double e);
+std::optional<ShiftedArgmin> MinimizeShiftedSum(const ConvexPwl& f, const ConvexPwl& g, double e);
 
 }  // namespace ckptdp::internal
 

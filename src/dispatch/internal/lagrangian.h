@@ -20,8 +20,11 @@ struct EngineOutcome {
   std::string diagnosis;  // when no incumbent: why
 };
 
+// `seed`, when given, is a feasible schedule of this scenario to start from (S6 and S3
+// start from S4's incumbent, which is feasible for both).
 absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& context, const SolveOptions& options,
-                                            std::chrono::steady_clock::time_point start);
+                                            std::chrono::steady_clock::time_point start,
+                                            const Schedule* seed = nullptr);
 
 // Primal improvement used by the engine (exposed for tests): re-routes one job at a time
 // against the exact marginal cost of the other jobs' load until no move helps.
