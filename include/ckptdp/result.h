@@ -28,8 +28,8 @@ struct ScenarioTraits {
   bool waiting;      // checkpoint waiting allowed
 };
 ScenarioTraits TraitsOf(Scenario scenario);
-std::string_view ScenarioName(Scenario scenario);         // "S1" .. "S6"
-std::string_view ScenarioDescription(Scenario scenario);  // "Fixed baseline", ...
+const char* ScenarioName(Scenario scenario);              // "S1" .. "S6"
+const char* ScenarioDescription(Scenario scenario);  // "Fixed baseline", ...
 absl::StatusOr<Scenario> ParseScenario(std::string_view text);  // "S4", "s4", "4"
 std::vector<Scenario> AllScenarios();
 

@@ -37,7 +37,9 @@ enum class SolveStatus {
   kTimeLimit,   // stopped by --time-limit; incumbent (if any) and bound are reported
 };
 
-std::string_view SolveStatusName(SolveStatus status);
+// A C string (not string_view): Debian's Abseil has its own absl::string_view, which
+// absl::StrCat would not accept from a std::string_view.
+const char* SolveStatusName(SolveStatus status);
 
 }  // namespace ckptdp
 

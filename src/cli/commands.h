@@ -28,6 +28,10 @@ Command AddModesCommand(CLI::App& parent);
 Command AddSolveCommand(CLI::App& parent);
 Command AddScenariosCommand(CLI::App& parent);
 Command AddCheckCommand(CLI::App& parent);
+Command AddGenerateCommand(CLI::App& parent);
+Command AddSweepCommand(CLI::App& parent);
+Command AddExportCommand(CLI::App& parent);
+Command AddMilpResultCommand(CLI::App& parent);
 
 // Prints "ckptdp: <message>" to stderr and maps the status to an exit code:
 // InvalidArgument / NotFound / OutOfRange -> 2, anything else -> 3.

@@ -2,7 +2,7 @@
 
 namespace ckptdp {
 
-std::string_view SolveStatusName(SolveStatus status) {
+const char* SolveStatusName(SolveStatus status) {
   switch (status) {
     case SolveStatus::kOptimal:
       return "optimal";

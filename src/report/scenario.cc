@@ -14,8 +14,8 @@ namespace {
 
 struct ScenarioInfo {
   Scenario scenario;
-  std::string_view name;
-  std::string_view description;  // Table IV, "Main mechanism"
+  const char* name;
+  const char* description; // Table IV, "Main mechanism"
   ScenarioTraits traits;         // Table III: BESS, checkpoint, 3D modes (+ waiting)
 };
 
@@ -51,9 +51,9 @@ const ScenarioInfo& InfoOf(Scenario scenario) {
 
 ScenarioTraits TraitsOf(Scenario scenario) { return InfoOf(scenario).traits; }
 
-std::string_view ScenarioName(Scenario scenario) { return InfoOf(scenario).name; }
+const char* ScenarioName(Scenario scenario) { return InfoOf(scenario).name; }
 
-std::string_view ScenarioDescription(Scenario scenario) { return InfoOf(scenario).description; }
+const char* ScenarioDescription(Scenario scenario) { return InfoOf(scenario).description; }
 
 absl::StatusOr<Scenario> ParseScenario(std::string_view text) {
   std::string_view digits = text;
@@ -61,7 +61,7 @@ absl::StatusOr<Scenario> ParseScenario(std::string_view text) {
     digits.remove_prefix(1);
   }
   for (const ScenarioInfo& info : kScenarios) {
-    if (digits == info.name.substr(1)) return info.scenario;
+    if (digits == std::string_view(info.name).substr(1)) return info.scenario;
   }
   // Debian's Abseil is built without the std::string_view alias, hence the std::string copies.
   std::vector<std::string> names;

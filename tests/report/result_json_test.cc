@@ -231,7 +231,7 @@ TEST_CASE("ResultToJson: a time limit without incumbent keeps its bound", "[repo
   CHECK(j.at("objective_usd").is_null());
   CHECK(j.at("lower_bound_usd").get<double>() == 42.0);
   CHECK(j.at("gap").is_null());
-  CHECK_FALSE(j.contains("diagnosis"));
+  CHECK(j.contains("diagnosis"));  // why there is no schedule
   CHECK(j.at("slots").empty());
 }
 
@@ -279,7 +279,7 @@ TEST_CASE("HumanSummary lists status, metrics and runs", "[report]") {
   stopped.lower_bound_usd = 42;
   const std::string partial = HumanSummary(TwoSlotInstance(), TinyModes(), stopped);
   CHECK_THAT(partial, Catch::Contains("none (no schedule found)  bound 42.00 USD"));
-  CHECK_THAT(partial, !Catch::Contains("diagnosis"));
+  CHECK_THAT(partial, Catch::Contains("diagnosis"));  // why there is no schedule
 }
 
 // A fresh, empty directory under the system temp dir, removed at scope exit.
@@ -353,7 +353,7 @@ TEST_CASE("ParseScenario round-trips names and rejects unknown ones", "[report]"
     CHECK(ParseScenario(name).value() == s);
     CHECK(ParseScenario("s" + std::to_string(i + 1)).value() == s);
     CHECK(ParseScenario(std::to_string(i + 1)).value() == s);
-    CHECK_FALSE(ScenarioDescription(s).empty());
+    CHECK_FALSE(std::string(ScenarioDescription(s)).empty());
   }
   for (const char* bad : {"S7", "s0", "7", "", "S", "S11", " S1", "S1 ", "x4"}) {
     INFO(bad);
@@ -375,10 +375,10 @@ TEST_CASE("Scenario traits follow Table III", "[report]") {
   CHECK(traits(Scenario::kS4) == std::vector<bool>{false, true, true, true});
   CHECK(traits(Scenario::kS5) == std::vector<bool>{true, false, false, false});
   CHECK(traits(Scenario::kS6) == std::vector<bool>{true, true, true, true});
-  CHECK(ScenarioDescription(Scenario::kS1) == "Fixed baseline");
-  CHECK(ScenarioDescription(Scenario::kS2) == "Checkpoint record");
-  CHECK(ScenarioDescription(Scenario::kS3) == "Idealized 3D only");
-  CHECK(ScenarioDescription(Scenario::kS5) == "Fixed+BESS");
+  CHECK(std::string(ScenarioDescription(Scenario::kS1)) == "Fixed baseline");
+  CHECK(std::string(ScenarioDescription(Scenario::kS2)) == "Checkpoint record");
+  CHECK(std::string(ScenarioDescription(Scenario::kS3)) == "Idealized 3D only");
+  CHECK(std::string(ScenarioDescription(Scenario::kS5)) == "Fixed+BESS");
 }
 
 }  // namespace

@@ -1,0 +1,161 @@
+// `ckptdp sweep INSTANCE --param NAME --values V1,V2,... [--json] [--out FILE]`:
+// one scenario solved for several values of one parameter, in parallel (Fig. 12).
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "ckptdp/sweep.h"
+#include "cli/commands.h"
+#include "cli/solve_options.h"
+#include "nlohmann/json.hpp"
+
+namespace ckptdp::cli {
+namespace {
+
+struct SweepArgs {
+  std::string instance;
+  std::string scenario = "S6";
+  std::string param;
+  std::vector<double> values;
+  bool json = false;
+  std::string out;
+};
+
+bool HasSchedule(const SweepPoint& p) { return p.result.ok() && !p.result->schedule.jobs.empty(); }
+
+std::string StatusText(const SweepPoint& p) {
+  return p.result.ok() ? std::string(SolveStatusName(p.result->status)) : "error";
+}
+
+nlohmann::ordered_json PointJson(const SweepPoint& p) {
+  const nlohmann::ordered_json null;
+  const bool has = HasSchedule(p);
+  nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
+  const Metrics m = has ? p.result->metrics : Metrics{};
+  auto metric = [&](const char* key, double v) {
+    metrics[key] = has ? nlohmann::ordered_json(v) : null;
+  };
+  metric("cost_usd", m.cost_usd);
+  metric("cost_reduction_pct", m.cost_reduction_pct);
+  metric("grid_mwh", m.grid_mwh);
+  metric("curtailment_mwh", m.curtailment_mwh);
+  metric("bess_throughput_mwh", m.bess_throughput_mwh);
+  metric("re_utilization_pct", m.re_utilization_pct);
+  metric("green_share_pct", m.green_share_pct);
+  metric("peak_power_kw", m.peak_power_kw);
+  metrics["peak_gpus"] = has ? nlohmann::ordered_json(m.peak_gpus) : null;
+
+  const bool bound_known = p.result.ok() && p.result->status != SolveStatus::kInfeasible &&
+                           std::isfinite(p.result->lower_bound_usd);
+  return {
+      {"value", p.value},
+      {"status", StatusText(p)},
+      {"objective_usd", has ? nlohmann::ordered_json(p.result->objective_usd) : null},
+      {"lower_bound_usd", bound_known ? nlohmann::ordered_json(p.result->lower_bound_usd) : null},
+      {"gap", has ? nlohmann::ordered_json(p.result->gap) : null},
+      {"seconds", p.result.ok() ? nlohmann::ordered_json(p.result->solver.seconds) : null},
+      {"metrics", std::move(metrics)},
+      {"diagnosis",
+       p.result.ok() ? p.result->diagnosis : std::string(p.result.status().message())}};
+}
+
+void PrintTable(const std::string& param, const std::vector<SweepPoint>& points) {
+  std::cout << absl::StrFormat("%12s %-10s %9s %9s %11s %9s %8s %8s\n", param, "status", "cost",
+                               "reduction", "curtailment", "green", "gap", "time");
+  std::cout << absl::StrFormat("%12s %-10s %9s %9s %11s %9s %8s %8s\n", "", "", "(USD)", "(%)",
+                               "(MWh)", "share (%)", "(%)", "(s)");
+  for (const SweepPoint& p : points) {
+    if (!HasSchedule(p)) {
+      std::cout << absl::StrFormat(
+          "%12g %-10s %9s %9s %11s %9s %8s %8s\n", p.value, StatusText(p), "-", "-", "-", "-", "-",
+          p.result.ok() ? absl::StrFormat("%.2f", p.result->solver.seconds) : "-");
+      continue;
+    }
+    const Result& r = *p.result;
+    std::cout << absl::StrFormat("%12g %-10s %9.2f %9.2f %11.3f %9.2f %8.4f %8.2f\n", p.value,
+                                 StatusText(p), r.metrics.cost_usd, r.metrics.cost_reduction_pct,
+                                 r.metrics.curtailment_mwh, r.metrics.green_share_pct,
+                                 100.0 * r.gap, r.solver.seconds);
+  }
+  // Why a point has no schedule, below the table so that the columns stay aligned.
+  for (const SweepPoint& p : points) {
+    if (HasSchedule(p)) continue;
+    const std::string why =
+        p.result.ok() ? p.result->diagnosis : std::string(p.result.status().message());
+    std::cout << absl::StrFormat("%s = %g: %s\n", param, p.value, why);
+  }
+}
+
+int RunSweepCommand(const SweepArgs& args, const SolveOptions& options) {
+  absl::StatusOr<Scenario> scenario = ParseScenario(args.scenario);
+  if (!scenario.ok()) return ReportError(scenario.status());
+  if (absl::Status s = CheckSweepParameter(args.param); !s.ok()) return ReportError(s);
+  absl::StatusOr<Instance> instance = LoadInstance(args.instance);
+  if (!instance.ok()) return ReportError(instance.status());
+  // A value that does not fit the parameter is a usage error, found before any solve.
+  for (double v : args.values) {
+    absl::StatusOr<Instance> applied = ApplySweepParameter(*instance, args.param, v);
+    if (!applied.ok()) return ReportError(applied.status());
+  }
+
+  // A single updating line on a terminal; nothing in a pipe or a log file.
+  const bool show_progress = isatty(STDERR_FILENO) != 0;
+  SweepProgress progress;
+  if (show_progress) {
+    progress = [](int done, int total) {
+      std::cerr << absl::StrFormat("\rsweep: %d/%d points done", done, total) << std::flush;
+    };
+    progress(0, static_cast<int>(args.values.size()));
+  }
+  absl::StatusOr<std::vector<SweepPoint>> points =
+      RunSweep(*instance, *scenario, args.param, args.values, options, progress);
+  if (show_progress) std::cerr << "\n";
+  if (!points.ok()) return ReportError(points.status());
+
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const SweepPoint& p : *points) rows.push_back(PointJson(p));
+  const nlohmann::ordered_json doc = {{"instance", instance->name},
+                                      {"scenario", ScenarioName(*scenario)},
+                                      {"param", args.param},
+                                      {"points", std::move(rows)}};
+  if (!args.out.empty()) {
+    if (absl::Status s = WriteFileAtomically(args.out, doc.dump(2) + "\n"); !s.ok()) {
+      return ReportError(s);
+    }
+  }
+  if (args.json) {
+    std::cout << doc.dump(2) << "\n";
+  } else {
+    PrintTable(args.param, *points);
+  }
+  return kExitSolved;  // infeasible points are results of the sweep, not failures
+}
+
+}  // namespace
+
+Command AddSweepCommand(CLI::App& parent) {
+  auto args = std::make_shared<SweepArgs>();
+  auto options = std::make_shared<SolveOptions>();
+  CLI::App* app = parent.add_subcommand(
+      "sweep", "Solve one scenario for several values of one parameter, in parallel (Fig. 12)");
+  app->add_option("instance", args->instance, "Instance JSON file")->required();
+  app->add_option("--scenario", args->scenario, "S1..S6 (Table III of the paper)")
+      ->capture_default_str();
+  app->add_option("--param", args->param,
+                  "Parameter to vary: " + absl::StrJoin(SweepParameterNames(), ", ") +
+                      " (docs/reproduction.md)")
+      ->required();
+  app->add_option("--values", args->values, "Comma-separated values, e.g. 768,1024,1280")
+      ->required()
+      ->delimiter(',');
+  app->add_flag("--json", args->json, "Print one JSON object instead of the table");
+  app->add_option("--out", args->out, "Write the sweep JSON here (atomically)");
+  AddSolveOptionFlags(app, options);
+  return {app, [args, options]() { return RunSweepCommand(*args, *options); }};
+}
+
+}  // namespace ckptdp::cli

@@ -1,0 +1,342 @@
+// End-to-end tests of the `ckptdp` executable: exit codes, error messages on stderr and the
+// no-partial-output guarantee (docs/cli.md). Each test runs the real binary
+// (CKPTDP_CLI_PATH) through the shell with stdout and stderr captured to files.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ckptdp/instance.h"
+#include "ckptdp/modes.h"
+#include "support/paths.h"
+
+namespace ckptdp {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Exit codes of docs/cli.md (mirrors src/cli/commands.h, which tests do not include).
+constexpr int kSolved = 0;
+constexpr int kInfeasible = 1;
+constexpr int kBadInput = 2;
+// A sanitizer report in the child must not pass for "infeasible" (1, their default).
+constexpr int kSanitizerExit = 86;
+
+const fs::path kSource = CKPTDP_SOURCE_DIR;
+const fs::path kBadDir = kSource / "tests/data/bad";
+const fs::path kBadModesDir = kSource / "tests/data/bad_modes";
+const fs::path kPaper = kSource / "instances/paper_2048gpu.json";
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void WriteFile(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  REQUIRE(out.good());
+}
+
+// A fresh directory under the system temp dir, removed with everything in it.
+class TempDir {
+ public:
+  TempDir() {
+    static std::atomic<int> counter{0};
+    path_ = fs::temp_directory_path() /
+            ("ckptdp_cli_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const { return path_; }
+  fs::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  fs::path path_;
+};
+
+std::string Quote(const std::string& arg) {
+  std::string quoted = "'";
+  for (char c : arg) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "'";
+}
+
+struct Outcome {
+  int exit_code = -1;  // -1: killed by a signal
+  std::string out;
+  std::string err;
+};
+
+// Runs `ckptdp args...`; the captured streams live in their own directory, so tests can
+// require an output directory to stay empty.
+Outcome RunCli(const std::vector<std::string>& args) {
+  TempDir capture;
+  std::string command = "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=" +
+                        std::to_string(kSanitizerExit) +
+                        "\" UBSAN_OPTIONS=\"${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=" +
+                        std::to_string(kSanitizerExit) + "\" " + Quote(CKPTDP_CLI_PATH);
+  for (const std::string& arg : args) command += " " + Quote(arg);
+  command += " >" + Quote((capture / "stdout").string()) + " 2>" +
+             Quote((capture / "stderr").string()) + " </dev/null";
+  const int status = std::system(command.c_str());
+  Outcome outcome;
+  if (status != -1 && WIFEXITED(status)) outcome.exit_code = WEXITSTATUS(status);
+  outcome.out = ReadFile(capture / "stdout");
+  outcome.err = ReadFile(capture / "stderr");
+  return outcome;
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Every entry of a directory, so that a leftover "out.json.tmp.<pid>" shows up too.
+std::vector<std::string> Entries(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    names.push_back(entry.path().filename().string());
+  }
+  return names;
+}
+
+nlohmann::json ReadManifest(const fs::path& dir) {
+  std::ifstream in(dir / "expected.json");
+  REQUIRE(in.good());
+  return nlohmann::json::parse(in);
+}
+
+// The paper instance as a self-contained file in `dir` with a changed GPU capacity: the
+// series CSV path is made absolute so that the copy loads from anywhere.
+fs::path PaperCopy(const TempDir& dir, int gpu_capacity) {
+  nlohmann::json paper = nlohmann::json::parse(ReadFile(kPaper));
+  paper["series"]["csv"] = (kSource / "instances" / paper["series"]["csv"].get<std::string>())
+                               .string();
+  paper["site"]["gpu_capacity"] = gpu_capacity;
+  const fs::path path = dir / "paper_copy.json";
+  WriteFile(path, paper.dump(2));
+  return path;
+}
+
+// `solve` and `modes` on a file that must be rejected: exit 2, the expected message on
+// stderr, nothing on stdout and no file (final or temporary) in the output directory.
+void ExpectRejected(const fs::path& file, const std::string& expected) {
+  INFO("file: " << file.string());
+  {
+    TempDir out;
+    const Outcome r = RunCli({"solve", file.string(), "--out", (out / "OUT.json").string(),
+                              "--csv", (out / "OUT.csv").string()});
+    INFO("solve stderr: " << r.err);
+    CHECK(r.exit_code == kBadInput);
+    CHECK(Contains(r.err, expected));
+    CHECK(r.out.empty());
+    CHECK(Entries(out.path()).empty());
+  }
+  {
+    const Outcome r = RunCli({"modes", file.string()});
+    INFO("modes stderr: " << r.err);
+    CHECK(r.exit_code == kBadInput);
+    CHECK(Contains(r.err, expected));
+    CHECK(r.out.empty());
+  }
+}
+
+TEST_CASE("solve and modes reject every bad instance with exit 2 and no output", "[cli]") {
+  const nlohmann::json manifest = ReadManifest(kBadDir);
+  REQUIRE(manifest.size() >= 80);
+  for (const auto& [file, expected] : manifest.items()) {
+    ExpectRejected(kBadDir / file, expected.get<std::string>());
+  }
+}
+
+// Baselines that load but cannot run (divisibility, memory, capacity, eta_0 > 1) are
+// rejected by BuildAllModes, after LoadInstance: tests/data/bad_modes has its own manifest.
+TEST_CASE("Baselines that break a mode rule load but fail to build modes", "[cli]") {
+  const nlohmann::json manifest = ReadManifest(kBadModesDir);
+  REQUIRE(manifest.size() >= 3);
+  std::set<std::string> listed, on_disk;
+  for (const auto& [file, expected] : manifest.items()) {
+    INFO("file: " << file);
+    listed.insert(file);
+    const absl::StatusOr<Instance> instance = LoadInstance(kBadModesDir / file);
+    REQUIRE(instance.ok());
+    const absl::StatusOr<std::vector<JobModes>> modes = BuildAllModes(*instance);
+    REQUIRE_FALSE(modes.ok());
+    CHECK(modes.status().code() == absl::StatusCode::kInvalidArgument);
+    INFO("message: " << modes.status().message());
+    CHECK(Contains(std::string(modes.status().message()), expected.get<std::string>()));
+    ExpectRejected(kBadModesDir / file, expected.get<std::string>());
+  }
+  for (const auto& entry : fs::directory_iterator(kBadModesDir)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() == ".json" && name != "expected.json") on_disk.insert(name);
+  }
+  CHECK(on_disk == listed);
+}
+
+TEST_CASE("Usage errors exit 2 with a message", "[cli]") {
+  const std::string paper = kPaper.string();
+  const std::vector<std::vector<std::string>> cases = {
+      {},                                            // no subcommand
+      {"frobnicate"},                                // unknown subcommand
+      {"solve", paper, "--bogus"},                   // unknown flag
+      {"solve"},                                     // missing instance
+      {"solve", paper, "--out"},                     // flag without its argument
+      {"solve", paper, "--scenario", "S7"},          // no such scenario
+      {"solve", paper, "--scenario", ""},            // empty scenario
+      {"solve", paper, "--gap", "-1"},               // outside the option's range
+      {"solve", paper, "--gap", "abc"},              // not a number
+      {"solve", paper, "--time-limit", "-5"},        // negative time limit
+      {"solve", paper, "--threads", "1e9"},          // above the range
+      {"scenarios", paper, "--max-iterations", "0"}, // below the range
+      {"modes"},                                     // missing instance
+      {"check", paper},                              // missing result
+      {"solve", (kSource / "does_not_exist.json").string()},  // no such file
+  };
+  for (const std::vector<std::string>& args : cases) {
+    std::string joined;
+    for (const std::string& a : args) joined += " " + a;
+    INFO("ckptdp" << joined);
+    const Outcome r = RunCli(args);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == kBadInput);
+    CHECK_FALSE(r.err.empty());
+  }
+}
+
+TEST_CASE("--scenario S7 names the flag's value in its message", "[cli]") {
+  const Outcome r = RunCli({"solve", kPaper.string(), "--scenario", "S7"});
+  CHECK(r.exit_code == kBadInput);
+  CHECK(Contains(r.err, "S7"));
+}
+
+TEST_CASE("--help exits 0", "[cli]") {
+  const Outcome r = RunCli({"--help-all"});
+  CHECK(r.exit_code == kSolved);
+  for (const char* sub : {"solve", "modes", "scenarios", "check", "generate"}) {
+    CHECK(Contains(r.out, sub));
+  }
+}
+
+TEST_CASE("solve writes a result JSON and a CSV that check accepts", "[cli]") {
+  TempDir dir;
+  const fs::path out = dir / "result.json", csv = dir / "slots.csv";
+  const Outcome r = RunCli({"solve", kPaper.string(), "--scenario", "S1", "--out", out.string(),
+                            "--csv", csv.string()});
+  INFO("stderr: " << r.err);
+  REQUIRE(r.exit_code == kSolved);
+  CHECK_FALSE(r.out.empty());  // the human summary
+  REQUIRE(fs::exists(out));
+  REQUIRE(fs::exists(csv));
+  std::set<std::string> entries;
+  for (const std::string& name : Entries(dir.path())) entries.insert(name);
+  CHECK(entries == std::set<std::string>{"result.json", "slots.csv"});  // no temp files
+  nlohmann::json result;
+  REQUIRE_NOTHROW(result = nlohmann::json::parse(ReadFile(out)));
+  CHECK(result["scenario"] == "S1");
+  CHECK(result["status"] == "optimal");
+  CHECK(result["objective_usd"].is_number());
+
+  SECTION("check accepts the solve's own output") {
+    const Outcome c = RunCli({"check", kPaper.string(), out.string()});
+    INFO("stdout: " << c.out << "\nstderr: " << c.err);
+    CHECK(c.exit_code == kSolved);
+  }
+  SECTION("check rejects a hand-corrupted copy with exit 1 and names the violation") {
+    nlohmann::json corrupt = result;
+    // Doubles the reported cost: the checker recomputes it from the slots.
+    corrupt["metrics"]["cost_usd"] = 2.0 * corrupt["metrics"]["cost_usd"].get<double>();
+    const fs::path bad = dir / "corrupt.json";
+    WriteFile(bad, corrupt.dump(2));
+    const Outcome c = RunCli({"check", kPaper.string(), bad.string()});
+    INFO("stdout: " << c.out << "\nstderr: " << c.err);
+    CHECK(c.exit_code == kInfeasible);
+    CHECK(Contains(c.out, "metrics.cost_usd"));
+  }
+  SECTION("check rejects a schedule that uses more GPUs than the site has") {
+    nlohmann::json corrupt = result;
+    corrupt["site"]["gpu_capacity"] = 1024;
+    const fs::path bad = dir / "corrupt.json";
+    WriteFile(bad, corrupt.dump(2));
+    const Outcome c = RunCli({"check", kPaper.string(), bad.string()});
+    INFO("stdout: " << c.out << "\nstderr: " << c.err);
+    CHECK(c.exit_code == kInfeasible);
+  }
+  SECTION("check on a result that is not JSON is bad input") {
+    const fs::path bad = dir / "truncated.json";
+    const std::string text = ReadFile(out);
+    WriteFile(bad, text.substr(0, text.size() / 2));
+    const Outcome c = RunCli({"check", kPaper.string(), bad.string()});
+    INFO("stdout: " << c.out << "\nstderr: " << c.err);
+    CHECK(c.exit_code == kBadInput);
+  }
+}
+
+TEST_CASE("An infeasible instance exits 1 with a diagnosis on stdout", "[cli]") {
+  TempDir dir;
+  // 768 GPUs hold either baseline (512 and 768 GPUs) but not both at once (Fig. 12(b)).
+  const fs::path instance = PaperCopy(dir, 768);
+  const fs::path out = dir / "result.json";
+  const Outcome r = RunCli({"solve", instance.string(), "--scenario", "S1", "--time-limit", "20",
+                            "--out", out.string()});
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  CHECK(r.exit_code == kInfeasible);
+  CHECK(Contains(r.out, "infeasible"));
+  CHECK(Contains(r.out, "GPU"));
+  // The result file still records the proof of infeasibility, and it passes the checker.
+  REQUIRE(fs::exists(out));
+  const nlohmann::json result = nlohmann::json::parse(ReadFile(out));
+  CHECK(result["status"] == "infeasible");
+  CHECK(result["diagnosis"].is_string());
+  const Outcome c = RunCli({"check", instance.string(), out.string()});
+  INFO("check stdout: " << c.out << "\ncheck stderr: " << c.err);
+  CHECK(c.exit_code == kSolved);
+}
+
+TEST_CASE("Writing into a missing directory fails and leaves nothing behind", "[cli]") {
+  TempDir dir;
+  const fs::path missing = dir / "no_such_dir";
+  SECTION("--out") {
+    const Outcome r = RunCli({"solve", kPaper.string(), "--scenario", "S1", "--quiet", "--out",
+                              (missing / "result.json").string()});
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code != kSolved);
+    CHECK(r.exit_code != -1);
+    CHECK(Contains(r.err, "result.json"));
+  }
+  SECTION("--csv") {
+    const Outcome r = RunCli({"solve", kPaper.string(), "--scenario", "S1", "--quiet", "--csv",
+                              (missing / "slots.csv").string()});
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code != kSolved);
+    CHECK(r.exit_code != -1);
+    CHECK(Contains(r.err, "slots.csv"));
+  }
+  CHECK_FALSE(fs::exists(missing));
+  CHECK(Entries(dir.path()).empty());
+}
+
+}  // namespace
+}  // namespace ckptdp
