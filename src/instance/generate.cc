@@ -11,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <vector>
 
@@ -30,15 +31,14 @@ using instance_internal::ZooModel;
 // The paper's day and site (Table II), copied from instances/paper_2048gpu_series.csv so
 // that `generate` works from any directory. Slot 0 is 00:00-01:00 local time.
 constexpr std::array<double, 24> kPaperPvKw = {
-    0.075293,    0.075293,    0.075293,    0.075293,   0.000000,   4.969312,
-    201.407709,  635.770728,  873.845934,  958.775989, 1001.768065, 1035.047394,
-    1053.569374, 1046.491870, 1038.134391, 1007.640887, 949.665584, 824.378695,
-    514.700225,  124.759841,  10.465672,   3.086997,    3.312874,   3.312874};
+    0.075293,    0.075293,    0.075293,    0.075293,    0.000000,    4.969312,
+    201.407709,  635.770728,  873.845934,  958.775989,  1001.768065, 1035.047394,
+    1053.569374, 1046.491870, 1038.134391, 1007.640887, 949.665584,  824.378695,
+    514.700225,  124.759841,  10.465672,   3.086997,    3.312874,    3.312874};
 constexpr std::array<double, 24> kPaperWindKw = {
-    300.350024, 306.831908, 291.275387, 285.066424, 275.309483, 249.586639,
-    236.418181, 196.844575, 173.032181, 134.209109, 99.684549,  75.940385,
-    82.899882,  96.750644,  142.192060, 182.584431, 216.426687, 233.961888,
-    254.430995, 272.989651, 274.490719, 270.738050, 268.145296, 260.435266};
+    300.350024, 306.831908, 291.275387, 285.066424, 275.309483, 249.586639, 236.418181, 196.844575,
+    173.032181, 134.209109, 99.684549,  75.940385,  82.899882,  96.750644,  142.192060, 182.584431,
+    216.426687, 233.961888, 254.430995, 272.989651, 274.490719, 270.738050, 268.145296, 260.435266};
 constexpr std::array<double, 24> kPaperPriceUsdPerMwh = {
     37.176278, 39.424257, 36.450820, 36.607241, 35.927010, 41.132608, 37.525512, 23.585736,
     11.853067, 10.852388, 9.002646,  13.119426, 13.189317, 12.870942, 14.811948, 19.160110,
@@ -63,6 +63,9 @@ constexpr double kMinWindowIterations = 20;
 // larger token target instead.
 constexpr double kMaxDailyRatio = 0.8;
 constexpr int kMaxJobAttempts = 1000;
+// A few jobs on a large --gpus site: baselines grow at most this much beyond their
+// natural size (a 1B model on thousands of GPUs would be no one's baseline).
+constexpr double kMaxScaleUp = 4.0;
 
 // ---------------------------------------------------------------------------------------
 // Random numbers: xoshiro256** (Blackman and Vigna 2018) seeded with splitmix64. Only
@@ -129,10 +132,10 @@ struct GpuGroup {
 
 struct JobPlan {
   const ZooModel* zoo = nullptr;
-  Job job;                  // descriptor and window; baseline, tokens, r filled later
-  double tokens_drawn = 0;  // published tokens times a factor
+  Job job;                       // descriptor and window; baseline, tokens, r filled later
+  double tokens_drawn = 0;       // published tokens times a factor
   std::vector<GpuGroup> groups;  // by increasing GPU count
-  int natural_gpus = 0;          // baseline GPU target before the site scaling
+  double natural_gpus = 0;       // baseline GPU target before the site scaling
   double target_eta = 0;
   int layout_rank = 0;  // 0 = the most efficient layout of the chosen GPU count
 };
@@ -168,16 +171,15 @@ std::vector<GpuGroup> RunnableLayouts(const Job& job, const Site& site,
   std::sort(groups.begin(), groups.end(),
             [](const GpuGroup& x, const GpuGroup& y) { return x.gpus < y.gpus; });
   for (GpuGroup& g : groups) {
-    std::stable_sort(g.layouts.begin(), g.layouts.end(),
-                     [](const LayoutChoice& x, const LayoutChoice& y) {
-                       return x.efficiency > y.efficiency;
-                     });
+    std::stable_sort(
+        g.layouts.begin(), g.layouts.end(),
+        [](const LayoutChoice& x, const LayoutChoice& y) { return x.efficiency > y.efficiency; });
   }
   return groups;
 }
 
 // Segments a train edge may cover, and the window granularity that keeps the baseline
-// runnable as back-to-back edges (see WindowUnit).
+// runnable as back-to-back edges (see ChooseSegmentCap).
 struct SegmentCap {
   int max_segments_per_run = 0;  // 0 = K
   int unit_slots = 1;
@@ -204,22 +206,35 @@ struct Window {
 };
 
 // Under two days: windows of 35-100 % of the horizon, a quarter the whole horizon (the
-// paper's day). From two days: a third single-day windows (8-24 h), the rest multi-day
-// (1-5 days). Releases are uniform over the slots that leave room for the window.
+// paper's day), released uniformly over the slots that leave room for the window. From
+// two days: a third single-day windows (8-24 h), the rest multi-day (1-5 days), placed
+// uniformly so that up to half a window may fall outside the horizon and is clipped: jobs
+// already running at slot 0 and jobs due after the horizon keep the part inside, so the
+// load does not ramp up from zero at the start of a week. Windows are whole `unit`s.
 Window DrawWindow(Rng& rng, const GenerateOptions& o, int total_slots, int unit) {
   const double horizon_min = o.hours * 60.0;
-  double length_min;
-  if (o.hours < 48) {
-    length_min = rng.UniformInt(0, 3) == 0 ? horizon_min : rng.Uniform(0.35, 1.0) * horizon_min;
-  } else if (rng.UniformInt(0, 2) == 0) {
-    length_min = rng.Uniform(8 * 60.0, 24 * 60.0);
-  } else {
-    length_min = rng.Uniform(24 * 60.0, std::min(horizon_min, 120 * 60.0));
-  }
-  const long units = std::lround(length_min / o.step_minutes / unit);
+  const int horizon_units = total_slots / unit;
+  auto to_units = [&](double minutes) {
+    const long units = std::lround(minutes / o.step_minutes / unit);
+    return static_cast<int>(std::clamp<long>(units, 1, horizon_units));
+  };
   Window w;
-  w.slots = static_cast<int>(std::clamp<long>(units, 1, total_slots / unit)) * unit;
-  w.release = rng.UniformInt(0, total_slots - w.slots);
+  if (o.hours < 48) {
+    const double length_min =
+        rng.UniformInt(0, 3) == 0 ? horizon_min : rng.Uniform(0.35, 1.0) * horizon_min;
+    const int units = to_units(length_min);
+    w.slots = units * unit;
+    w.release = rng.UniformInt(0, horizon_units - units) * unit;
+    return w;
+  }
+  const double length_min = rng.UniformInt(0, 2) == 0
+                                ? rng.Uniform(8 * 60.0, 24 * 60.0)
+                                : rng.Uniform(24 * 60.0, std::min(horizon_min, 120 * 60.0));
+  const int units = to_units(length_min);
+  const int start = rng.UniformInt(-(units / 2), horizon_units - (units + 1) / 2);
+  const int end = std::min(horizon_units, start + units);
+  w.release = std::max(0, start) * unit;
+  w.slots = end * unit - w.release;
   return w;
 }
 
@@ -256,7 +271,9 @@ absl::StatusOr<JobPlan> DrawJob(Rng& rng, const GenerateOptions& o, int total_sl
     const Window window = DrawWindow(rng, o, total_slots, cap.unit_slots);
     int doublings = 0;
     while ((plan.zoo->min_gpus << (doublings + 1)) <= plan.zoo->max_gpus) ++doublings;
-    plan.natural_gpus = plan.zoo->min_gpus << rng.UniformInt(0, doublings);
+    // Jitter, so that jobs cross layout sizes at different scales (a smooth peak).
+    plan.natural_gpus =
+        (plan.zoo->min_gpus << rng.UniformInt(0, doublings)) * rng.Uniform(0.8, 1.25);
     plan.target_eta = rng.Uniform(kEtaTargetLo, kEtaTargetHi);
     plan.layout_rank = rng.UniformInt(0, 2);
 
@@ -284,16 +301,13 @@ absl::StatusOr<JobPlan> DrawJob(Rng& rng, const GenerateOptions& o, int total_sl
 
 // The group whose GPU count is nearest `target` by ratio (ties: the smaller).
 const GpuGroup& NearestGroup(const JobPlan& plan, double target) {
-  const GpuGroup* best = &plan.groups.front();
-  double best_ratio = std::numeric_limits<double>::infinity();
-  for (const GpuGroup& g : plan.groups) {
-    const double ratio = std::max(g.gpus / target, target / g.gpus);
-    if (ratio < best_ratio) {
-      best_ratio = ratio;
-      best = &g;
-    }
-  }
-  return *best;
+  const auto above =
+      std::lower_bound(plan.groups.begin(), plan.groups.end(), target,
+                       [](const GpuGroup& g, double value) { return g.gpus < value; });
+  if (above == plan.groups.begin()) return *above;
+  const auto below = std::prev(above);
+  if (above == plan.groups.end()) return *below;
+  return above->gpus / target < target / below->gpus ? *above : *below;
 }
 
 // Assigns each job the layout nearest scale x its natural GPU count; returns the peak of
@@ -315,40 +329,30 @@ int AssignBaselines(std::vector<JobPlan>& plans, double scale, int total_slots) 
   return static_cast<int>(peak);
 }
 
-int PeakOfNaturalTargets(const std::vector<JobPlan>& plans, int total_slots) {
-  std::vector<int64_t> delta(total_slots + 1, 0);
-  for (const JobPlan& plan : plans) {
-    delta[plan.job.release_slot] += plan.natural_gpus;
-    delta[plan.job.deadline_slot] -= plan.natural_gpus;
-  }
-  int64_t running = 0, peak = 0;
-  for (int t = 0; t < total_slots; ++t) {
-    running += delta[t];
-    peak = std::max(peak, running);
-  }
-  return static_cast<int>(peak);
-}
-
-// With --gpus, baselines are scaled so their peak is about capacity / 1.6; layouts come
-// in discrete sizes, so the scale shrinks until the peak fits. Without, the capacity
-// follows from the natural baselines. Returns the capacity.
+// With --gpus, the baselines' GPU targets are scaled by the largest factor (at most
+// kMaxScaleUp) that keeps their peak within capacity / 1.6; layouts come in discrete
+// sizes, so the factor is found by bisection (the peak is non-decreasing in it). Without,
+// the capacity follows from the natural baselines. Returns the capacity.
 absl::StatusOr<int> ScaleBaselines(std::vector<JobPlan>& plans, const GenerateOptions& o,
                                    int total_slots) {
   if (o.gpus == 0) {
     const int64_t peak = AssignBaselines(plans, 1.0, total_slots);
-    const int64_t wanted = (peak * kCapacityOverPeakNum + kCapacityOverPeakDen - 1) /
-                           kCapacityOverPeakDen;
+    const int64_t wanted =
+        (peak * kCapacityOverPeakNum + kCapacityOverPeakDen - 1) / kCapacityOverPeakDen;
     return static_cast<int>((wanted + 7) / 8 * 8);
   }
-  const double budget =
-      static_cast<double>(o.gpus) * kCapacityOverPeakDen / kCapacityOverPeakNum;
-  double scale = budget / PeakOfNaturalTargets(plans, total_slots);
-  int peak = 0;
-  for (int i = 0; i < 60; ++i) {
-    peak = AssignBaselines(plans, scale, total_slots);
-    if (peak <= budget) break;
-    scale *= 0.9;
+  const double budget = static_cast<double>(o.gpus) * kCapacityOverPeakDen / kCapacityOverPeakNum;
+  double lo = 0, hi = kMaxScaleUp;
+  if (AssignBaselines(plans, hi, total_slots) <= budget) {
+    lo = hi;  // a roomy site: baselines grow at most kMaxScaleUp-fold
+  } else {
+    for (int i = 0; i < 50; ++i) {
+      const double mid = 0.5 * (lo + hi);
+      (AssignBaselines(plans, mid, total_slots) <= budget ? lo : hi) = mid;
+    }
   }
+  // At lo = 0 every job takes its smallest layout: the least the jobs can do with.
+  const int peak = AssignBaselines(plans, lo, total_slots);
   if (peak > o.gpus) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "--gpus: %d GPUs are too few for these %d jobs: their smallest runnable baselines "
@@ -363,13 +367,12 @@ absl::StatusOr<int> ScaleBaselines(std::vector<JobPlan>& plans, const GenerateOp
 void SetDailyRatio(JobPlan& plan, const Site& site, const ModelCoefficients& model,
                    const TimeGrid& time) {
   Job& job = plan.job;
-  const double window_s =
-      (job.deadline_slot - job.release_slot) * time.StepHours() * 3600.0;
+  const double window_s = (job.deadline_slot - job.release_slot) * time.StepHours() * 3600.0;
   const double baseline_flops_per_s = job.baseline.Gpus() * site.gpu_peak_tflops * 1e12 *
                                       StructuralEfficiency(job, site, model, job.baseline);
   const double f_iter = FlopsPerIteration(job, model);
-  const int64_t window_iterations =
-      std::max<int64_t>(1, std::llround(plan.target_eta * baseline_flops_per_s * window_s / f_iter));
+  const int64_t window_iterations = std::max<int64_t>(
+      1, std::llround(plan.target_eta * baseline_flops_per_s * window_s / f_iter));
   const double tokens_per_iteration = static_cast<double>(job.batch) * job.seq_len;
   double tokens = plan.tokens_drawn;
   if (window_iterations > kMaxDailyRatio * RobustCeil(tokens / tokens_per_iteration)) {
@@ -377,8 +380,7 @@ void SetDailyRatio(JobPlan& plan, const Site& site, const ModelCoefficients& mod
   }
   job.tokens = tokens;
   const int64_t total_iterations = RobustCeil(tokens / tokens_per_iteration);
-  job.daily_ratio =
-      static_cast<double>(window_iterations) / static_cast<double>(total_iterations);
+  job.daily_ratio = static_cast<double>(window_iterations) / static_cast<double>(total_iterations);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -388,8 +390,8 @@ Site ScaledSite(int capacity) {
   Site site;  // the paper's GPU (A100 80 GB), node size and PUE
   site.gpu_capacity = capacity;
   site.base_load_kw = Round3(kPaperBaseLoadKw * capacity / kPaperGpus);
-  site.site_power_cap_kw = Round3(site.base_load_kw + site.pue * site.gpu_train_power_kw *
-                                                          capacity * kPowerCapHeadroom);
+  site.site_power_cap_kw =
+      Round3(site.base_load_kw + site.pue * site.gpu_train_power_kw * capacity * kPowerCapHeadroom);
   return site;
 }
 
@@ -465,9 +467,9 @@ absl::Status ValidateGenerateOptions(const GenerateOptions& o) {
                      o.hours * 60, " minutes), got ", o.step_minutes));
   }
   if (o.hours * 60 / o.step_minutes > 100000) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--step-minutes: the horizon would have ", o.hours * 60 / o.step_minutes,
-        " slots, more than an instance's 100000"));
+    return absl::InvalidArgumentError(absl::StrCat("--step-minutes: the horizon would have ",
+                                                   o.hours * 60 / o.step_minutes,
+                                                   " slots, more than an instance's 100000"));
   }
   if (o.segments < 1 || o.segments > 1000) {
     return absl::InvalidArgumentError(
@@ -525,9 +527,9 @@ absl::StatusOr<Instance> GenerateInstance(const GenerateOptions& o) {
   for (size_t j = 0; j < modes->size(); ++j) {
     const double eta = (*modes)[j].kernel_efficiency;
     if (eta < kEtaBandLo || eta > kEtaBandHi) {
-      return absl::InternalError(absl::StrFormat(
-          "generated job %s has eta_0 %.4f outside [%.2f, %.2f]", instance.jobs[j].name, eta,
-          kEtaBandLo, kEtaBandHi));
+      return absl::InternalError(
+          absl::StrFormat("generated job %s has eta_0 %.4f outside [%.2f, %.2f]",
+                          instance.jobs[j].name, eta, kEtaBandLo, kEtaBandHi));
     }
   }
   return instance;

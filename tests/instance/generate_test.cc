@@ -22,8 +22,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-GenerateOptions Options(int jobs, int hours, int step_minutes = 60, int segments = 12,
-                        int gpus = 0, uint64_t seed = 1) {
+GenerateOptions Options(int jobs, int hours, int step_minutes = 60, int segments = 12, int gpus = 0,
+                        uint64_t seed = 1) {
   GenerateOptions o;
   o.jobs = jobs;
   o.hours = hours;
@@ -119,21 +119,21 @@ TEST_CASE("generate: different seeds give different files", "[generate]") {
 
 TEST_CASE("generate: instances are valid and every job can run", "[generate]") {
   const std::vector<GenerateOptions> cases = {
-      Options(1, 1),                    // one slot
-      Options(2, 24),                   // the paper's grid
-      Options(8, 48),                   // two days
-      Options(40, 24, 15),              // many jobs: edges capped at 4 segments
-      Options(6, 7, 7, 5),              // a step that does not divide an hour
-      Options(10, 24, 120),             // slots longer than an hour
-      Options(4, 72, 1440, 6),          // day-long slots
-      Options(16, 168, 15),             // 672 slots: a week of 15 minutes
-      Options(128, 168, 60, 24),        // a week, 128 jobs, K = 24
-      Options(128, 168, 60, 24, 16384), // the shipped instance's options
-      Options(5, 24, 60, 1000),         // K far above the slots
+      Options(1, 1),                     // one slot
+      Options(2, 24),                    // the paper's grid
+      Options(8, 48),                    // two days
+      Options(40, 24, 15),               // many jobs: edges capped at 4 segments
+      Options(6, 7, 7, 5),               // a step that does not divide an hour
+      Options(10, 24, 120),              // slots longer than an hour
+      Options(4, 72, 1440, 6),           // day-long slots
+      Options(16, 168, 15),              // 672 slots: a week of 15 minutes
+      Options(128, 168, 60, 24),         // a week, 128 jobs, K = 24
+      Options(128, 168, 60, 24, 16384),  // the shipped instance's options
+      Options(5, 24, 60, 1000),          // K far above the slots
   };
   for (const GenerateOptions& o : cases) {
-    DYNAMIC_SECTION(absl::StrCat(o.jobs, " jobs, ", o.hours, " h, ", o.step_minutes, " min, K=",
-                                 o.segments, ", gpus=", o.gpus)) {
+    DYNAMIC_SECTION(absl::StrCat(o.jobs, " jobs, ", o.hours, " h, ", o.step_minutes,
+                                 " min, K=", o.segments, ", gpus=", o.gpus)) {
       const Instance instance = GenerateOrDie(o);
       CHECK(static_cast<int>(instance.jobs.size()) == o.jobs);
       CHECK(instance.time.slots * instance.time.step_minutes == o.hours * 60);
@@ -145,7 +145,30 @@ TEST_CASE("generate: instances are valid and every job can run", "[generate]") {
 
 TEST_CASE("generate: seeds agree on validity", "[generate]") {
   for (uint64_t seed = 1; seed <= 12; ++seed) {
-    DYNAMIC_SECTION("seed " << seed) { CheckRunnable(GenerateOrDie(Options(24, 96, 30, 12, 0, seed))); }
+    DYNAMIC_SECTION("seed " << seed) {
+      CheckRunnable(GenerateOrDie(Options(24, 96, 30, 12, 0, seed)));
+    }
+  }
+}
+
+// Hidden (run with "[generate-stress]"): many seeds over the shapes of the cases above.
+TEST_CASE("generate: many seeds stay valid", "[.][generate-stress]") {
+  const std::vector<GenerateOptions> shapes = {Options(3, 1),
+                                               Options(12, 24),
+                                               Options(33, 24, 5),
+                                               Options(20, 48, 60, 24),
+                                               Options(64, 168, 30, 24),
+                                               Options(8, 200, 60, 7),
+                                               Options(2, 24, 60, 12, 16384),
+                                               Options(50, 72, 60, 12, 4096)};
+  for (const GenerateOptions& shape : shapes) {
+    for (uint64_t seed = 1; seed <= 60; ++seed) {
+      GenerateOptions o = shape;
+      o.seed = seed;
+      INFO(o.jobs << " jobs " << o.hours << " h " << o.step_minutes << " min K=" << o.segments
+                  << " gpus=" << o.gpus << " seed " << seed);
+      CheckRunnable(GenerateOrDie(o));
+    }
   }
 }
 
@@ -195,7 +218,7 @@ TEST_CASE("generate: series repeat the paper day with variation", "[generate]") 
     CHECK(two_days.series.pv_kw[t] <= 1053.57 * scale * 1.15 * 1.05 + 1e-3);
     CHECK(two_days.series.wind_kw[t] <= 306.84 * scale * 1.4 * 1.15 + 1e-3);
     CHECK(two_days.series.price_usd_per_mwh[t] > 0);
-    if (h < 5 || h > 20) CHECK(two_days.series.pv_kw[t] < 0.1 * 1000 * scale);  // night
+    if (h < 5 || h > 20) CHECK(two_days.series.pv_kw[t] < 0.1 * 1000 * scale);     // night
     if (h >= 10 && h <= 14) CHECK(two_days.series.pv_kw[t] > 0.6 * 1000 * scale);  // noon
   }
   CHECK(two_days.series.pv_kw[12] != two_days.series.pv_kw[36]);  // days differ
@@ -224,8 +247,7 @@ TEST_CASE("generate: option errors name the flag", "[generate]") {
 TEST_CASE("generate: the shipped instances are the documented commands' output", "[generate]") {
   const fs::path dir = fs::path(CKPTDP_SOURCE_DIR) / "instances";
   CHECK(ReadText(dir / "gen_8jobs_48h.json") == GeneratedJson(Options(8, 48)));
-  CHECK(ReadText(dir / "gen_128jobs_168h.json") ==
-        GeneratedJson(Options(128, 168, 60, 24, 16384)));
+  CHECK(ReadText(dir / "gen_128jobs_168h.json") == GeneratedJson(Options(128, 168, 60, 24, 16384)));
 }
 
 TEST_CASE("generate: the command writes what the library generates", "[generate]") {
@@ -236,8 +258,9 @@ TEST_CASE("generate: the command writes what the library generates", "[generate]
   REQUIRE(std::system(command.c_str()) == 0);
   CHECK(ReadText(out) == GeneratedJson(Options(5, 30, 30, 6, 0, 9)));
   fs::remove(out);
-  const std::string bad = absl::StrCat("\"", CKPTDP_CLI_PATH, "\" generate --jobs 0 --hours 1 -o \"",
-                                       out.string(), "\" 2> /dev/null");
+  const std::string bad =
+      absl::StrCat("\"", CKPTDP_CLI_PATH, "\" generate --jobs 0 --hours 1 -o \"", out.string(),
+                   "\" 2> /dev/null");
   const int status = std::system(bad.c_str());
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 2);
