@@ -2,7 +2,7 @@
 // one scenario solved for several values of one parameter, in parallel (Fig. 12).
 #include <unistd.h>
 
-#include <cstdio>
+#include <cmath>
 #include <iostream>
 #include <memory>
 

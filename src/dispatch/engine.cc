@@ -48,18 +48,20 @@ void FillFromEvaluated(const Instance& instance, internal::Evaluated e, double r
 // When no schedule fits, finds the least GPU capacity (in whole nodes) at which the engine
 // does find one, and the largest at which infeasibility is proven, by bisection on quick
 // solves. Fig. 12(b) of the paper is this question: 768-1152 GPUs fail, 1280 succeed.
+// The search spends at most `remaining_s`, what is left of the caller's time limit.
 std::string DiagnoseCapacity(const Instance& instance, Scenario scenario,
-                             const SolveOptions& options) {
+                             const SolveOptions& options, double remaining_s) {
   const int node = instance.site.gpus_per_node;
   SolveOptions quick;
   quick.gap = 1e-2;
   quick.max_iterations = 150;
   quick.threads = options.threads;
   quick.diagnose_capacity = false;
-  quick.time_limit_s = std::max(1.0, std::min(10.0, options.time_limit_s / 8));
+  const double budget_s = std::min(std::max(2.0, options.time_limit_s / 4), remaining_s);
+  quick.time_limit_s = std::min(std::max(1.0, std::min(10.0, options.time_limit_s / 8)), budget_s);
   const Clock::time_point until =
       Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                         std::chrono::duration<double>(std::max(2.0, options.time_limit_s / 4)));
+                         std::chrono::duration<double>(budget_s));
   // 0: proven infeasible, 1: feasible, 2: unknown, 3: bad input (e.g. baseline > capacity)
   auto probe = [&](int capacity) {
     Instance copy = instance;
@@ -78,6 +80,9 @@ std::string DiagnoseCapacity(const Instance& instance, Scenario scenario,
       break;
     }
     low = cap;
+  }
+  if (high < 0 && Clock::now() >= until) {
+    return absl::StrFormat("none found within the time limit (tried up to %d GPUs)", low);
   }
   if (high < 0) return "no GPU capacity up to the search limit made the instance feasible";
   while (high - low > node && Clock::now() < until) {
@@ -198,7 +203,12 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
     }
   }
   if (r.schedule.jobs.empty() && options.diagnose_capacity) {
-    r.diagnosis += "\nGPU capacity: " + DiagnoseCapacity(instance, scenario, options);
+    // The time limit covers the diagnosis too (--time-limit is honoured within a second).
+    const double remaining_s =
+        options.time_limit_s - std::chrono::duration<double>(Clock::now() - start).count();
+    r.diagnosis += "\nGPU capacity: " +
+                   (remaining_s > 0 ? DiagnoseCapacity(instance, scenario, options, remaining_s)
+                                    : std::string("not searched, the time limit was reached"));
   }
   r.gap = r.status == SolveStatus::kInfeasible ? 0.0 : RelativeGap(r.objective_usd, r.lower_bound_usd);
   r.solver.seconds = std::chrono::duration<double>(Clock::now() - start).count();

@@ -1,6 +1,7 @@
 #include "dispatch/internal/lagrangian.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -43,10 +44,11 @@ void LoadBand(const ScenarioContext& c, std::vector<double>& lo, std::vector<dou
 
 // Builds a capacity-feasible schedule from the relaxed plans: plans that fit are kept
 // (largest GPU-slot footprint first), the others are re-routed against the residual
-// capacity under the same Lagrangian prices. Returns false if some job cannot be placed.
+// capacity under the same Lagrangian prices. Returns false if some job cannot be placed
+// or the deadline passes (each re-route is a full subproblem solve: seconds on large cases).
 bool RepairPlans(ScenarioContext& c, const std::vector<PathSolution>& plans,
                  const std::vector<double>& lambda, const std::vector<double>& mu,
-                 EdgeCosts& scratch, Schedule& out) {
+                 Clock::time_point deadline, EdgeCosts& scratch, Schedule& out) {
   const Instance& in = *c.instance;
   const int jobs = c.num_jobs();
   std::vector<long long> footprint(jobs, 0);
@@ -79,6 +81,7 @@ bool RepairPlans(ScenarioContext& c, const std::vector<PathSolution>& plans,
     }
   }
   for (int j : deferred) {
+    if (Clock::now() >= deadline) return false;
     // Lagrangian prices, with the slots where a mode does not fit blocked.
     PriceMarginal(c, j, aidc, gpus, {}, scratch);
     std::vector<int> blocked = std::move(scratch.next_blocked);
@@ -112,8 +115,10 @@ double CostCeiling(const ScenarioContext& c) {
 // Fallback when repair fails under tight capacity: place the jobs one by one, largest
 // footprint first, each on the path that uses the fewest GPU-slots of the residual
 // capacity (ties broken by the Lagrangian prices, scaled down to stay tie-breakers).
+// Gives up (false) when the deadline passes: it solves every job twice, serially.
 bool PlaceByFootprint(ScenarioContext& c, const std::vector<double>& lambda,
-                      const std::vector<double>& mu, EdgeCosts& scratch, Schedule& out) {
+                      const std::vector<double>& mu, Clock::time_point deadline,
+                      EdgeCosts& scratch, Schedule& out) {
   const Instance& in = *c.instance;
   const int jobs = c.num_jobs();
   std::vector<double> aidc(c.slots(), in.site.base_load_kw);
@@ -121,6 +126,7 @@ bool PlaceByFootprint(ScenarioContext& c, const std::vector<double>& lambda,
   std::vector<double> footprint(jobs, 0);
   std::vector<double> zero(c.slots(), 0.0), one(c.slots(), 1.0);
   for (int j = 0; j < jobs; ++j) {
+    if (Clock::now() >= deadline) return false;
     PriceLagrangian(c, j, zero, one, scratch);
     footprint[j] = c.jobs[j]->Solve(scratch).cost;
   }
@@ -131,6 +137,7 @@ bool PlaceByFootprint(ScenarioContext& c, const std::vector<double>& lambda,
   out.jobs.assign(jobs, {});
   std::vector<double> tie_mu(c.slots());
   for (int j : order) {
+    if (Clock::now() >= deadline) return false;
     PriceMarginal(c, j, aidc, gpus, {}, scratch);
     std::vector<int> blocked = std::move(scratch.next_blocked);
     double scale = 0;
@@ -157,7 +164,8 @@ absl::Status ImproveByLocalSearch(ScenarioContext& c, Evaluated& current, Clock:
   std::vector<double> aidc = current.load.aidc_kw;
   std::vector<int> gpus = current.load.gpus;
   const bool battery = c.traits.battery;
-  for (int pass = 0; pass < 50; ++pass) {
+  bool out_of_time = false;
+  for (int pass = 0; pass < 50 && !out_of_time; ++pass) {
     bool improved = false;
     // With a battery, price against the load the grid sees after the current battery
     // schedule; every move is then re-evaluated exactly with the battery DP.
@@ -169,7 +177,12 @@ absl::Status ImproveByLocalSearch(ScenarioContext& c, Evaluated& current, Clock:
       }
     }
     for (int j = 0; j < c.num_jobs(); ++j) {
-      if (Clock::now() > deadline) return absl::OkStatus();
+      // Not a return: without a battery, moves already made changed the schedule in place
+      // and only the evaluation after the loop brings its load and cost up to date.
+      if (Clock::now() > deadline) {
+        out_of_time = true;
+        break;
+      }
       std::vector<Run>& runs = current.schedule.jobs[j];
       AddJobLoad(c, j, runs, -1, aidc, gpus);
       PriceMarginal(c, j, aidc, gpus, shift, costs);
@@ -281,13 +294,26 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
   }
   int it = 0;
   for (it = 1; it <= options.max_iterations; ++it) {
+    // One iteration solves every job's subproblem; on large instances (S3's DP over 2000
+    // work units, hundreds of jobs) that alone takes seconds. Past the deadline, start no
+    // more of them and drop the iteration: a bound needs every job.
+    std::atomic<bool> out_of_time{false};
     arena.execute([&] {
       tbb::parallel_for(0, jobs, [&](int j) {
+        if (out_of_time.load(std::memory_order_relaxed) || Clock::now() >= deadline) {
+          out_of_time.store(true, std::memory_order_relaxed);
+          return;
+        }
         PriceLagrangian(c, j, lambda, mu, costs[j]);
         plans[j] = c.jobs[j]->Solve(costs[j]);
         bounds[j] = plans[j].feasible ? c.jobs[j]->LowerBound(costs[j], plans[j]) : kInf;
       });
     });
+    if (out_of_time.load()) {
+      out.status = SolveStatus::kTimeLimit;
+      --it;  // this iteration did not happen
+      break;
+    }
     for (int j = 0; j < jobs; ++j) {
       if (!plans[j].feasible) {
         // Without capacity blocking the subproblem is feasible iff the job alone can
@@ -329,10 +355,15 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
       norm += g_lambda[t] * g_lambda[t] + g_mu[t] * g_mu[t];
     }
 
-    // Primal recovery from the relaxed plans.
+    // Primal recovery from the relaxed plans. Until there is an incumbent, repair may run
+    // half a second past the deadline: that buys the first schedule on large instances,
+    // and the time limit is promised within a second, not exactly.
+    const Clock::time_point repair_deadline =
+        out.incumbent ? deadline : deadline + std::chrono::milliseconds(500);
     Schedule repaired;
-    const bool placed = RepairPlans(c, plans, lambda, mu, scratch, repaired) ||
-                        (!out.incumbent && PlaceByFootprint(c, lambda, mu, scratch, repaired));
+    const bool placed =
+        RepairPlans(c, plans, lambda, mu, repair_deadline, scratch, repaired) ||
+        (!out.incumbent && PlaceByFootprint(c, lambda, mu, repair_deadline, scratch, repaired));
     if (placed) {
       CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c, std::move(repaired)));
       if (e.feasible) {

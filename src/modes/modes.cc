@@ -105,10 +105,15 @@ absl::StatusOr<JobModes> BuildJobModes(const Instance& instance, int job_index) 
 
   JobModes out;
   out.workload = ComputeWorkload(job, model);
-  for (int p : Divisors(job.layers)) {
-    for (int q : Divisors(job.heads)) {
+  // Computed once, not in the loop headers: Divisors is linear in its argument (batch up
+  // to 10^6) and the inner loop runs once per (p, q).
+  const std::vector<int> layer_divisors = Divisors(job.layers);
+  const std::vector<int> head_divisors = Divisors(job.heads);
+  const std::vector<int> batch_divisors = Divisors(job.batch);
+  for (int p : layer_divisors) {
+    for (int q : head_divisors) {
       if (q > site.gpus_per_node) break;
-      for (int d : Divisors(job.batch)) {
+      for (int d : batch_divisors) {
         const ParallelLayout a{p, q, d};
         if (static_cast<long long>(p) * q * d > site.gpu_capacity) break;
         if (!LayoutDefect(job, site, model, a).empty()) continue;

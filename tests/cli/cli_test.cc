@@ -196,6 +196,22 @@ TEST_CASE("Baselines that break a mode rule load but fail to build modes", "[cli
   CHECK(on_disk == listed);
 }
 
+TEST_CASE("A rejected input leaves an existing output file as it was", "[cli]") {
+  TempDir dir;
+  const fs::path out = dir / "result.json", csv = dir / "slots.csv";
+  WriteFile(out, "previous result\n");
+  WriteFile(csv, "previous slots\n");
+  for (const char* bad : {"bad/malformed_syntax.json", "bad_modes/baseline_memory.json"}) {
+    INFO("file: " << bad);
+    const Outcome r = RunCli({"solve", (kSource / "tests/data" / bad).string(), "--out",
+                              out.string(), "--csv", csv.string()});
+    CHECK(r.exit_code == kBadInput);
+    CHECK(ReadFile(out) == "previous result\n");
+    CHECK(ReadFile(csv) == "previous slots\n");
+    CHECK(Entries(dir.path()).size() == 2);
+  }
+}
+
 TEST_CASE("Usage errors exit 2 with a message", "[cli]") {
   const std::string paper = kPaper.string();
   const std::vector<std::vector<std::string>> cases = {
@@ -298,21 +314,25 @@ TEST_CASE("An infeasible instance exits 1 with a diagnosis on stdout", "[cli]") 
   TempDir dir;
   // 768 GPUs hold either baseline (512 and 768 GPUs) but not both at once (Fig. 12(b)).
   const fs::path instance = PaperCopy(dir, 768);
-  const fs::path out = dir / "result.json";
-  const Outcome r = RunCli({"solve", instance.string(), "--scenario", "S1", "--time-limit", "20",
-                            "--out", out.string()});
-  INFO("stdout: " << r.out << "\nstderr: " << r.err);
-  CHECK(r.exit_code == kInfeasible);
-  CHECK(Contains(r.out, "infeasible"));
-  CHECK(Contains(r.out, "GPU"));
-  // The result file still records the proof of infeasibility, and it passes the checker.
-  REQUIRE(fs::exists(out));
-  const nlohmann::json result = nlohmann::json::parse(ReadFile(out));
-  CHECK(result["status"] == "infeasible");
-  CHECK(result["diagnosis"].is_string());
-  const Outcome c = RunCli({"check", instance.string(), out.string()});
-  INFO("check stdout: " << c.out << "\ncheck stderr: " << c.err);
-  CHECK(c.exit_code == kSolved);
+  // S1: the fixed baseline breaks the capacity; S6: the Lagrangian bound proves it.
+  for (const char* scenario : {"S1", "S6"}) {
+    INFO("scenario " << scenario);
+    const fs::path out = dir / (std::string(scenario) + ".json");
+    const Outcome r = RunCli({"solve", instance.string(), "--scenario", scenario, "--time-limit",
+                              "20", "--out", out.string()});
+    INFO("stdout: " << r.out << "\nstderr: " << r.err);
+    CHECK(r.exit_code == kInfeasible);
+    CHECK(Contains(r.out, "diagnosis"));
+    CHECK(Contains(r.out, "GPU capacity: with 1280 GPUs a feasible schedule exists"));
+    // The result file still records the outcome, and it passes the checker.
+    REQUIRE(fs::exists(out));
+    const nlohmann::json result = nlohmann::json::parse(ReadFile(out));
+    CHECK(result["objective_usd"].is_null());
+    CHECK(result["jobs"].size() == 2);
+    const Outcome c = RunCli({"check", instance.string(), out.string()});
+    INFO("check stdout: " << c.out << "\ncheck stderr: " << c.err);
+    CHECK(c.exit_code == kSolved);
+  }
 }
 
 TEST_CASE("Writing into a missing directory fails and leaves nothing behind", "[cli]") {

@@ -1,0 +1,79 @@
+// A job's checkpoint-state graph written out explicitly for the MILP export.
+//
+// The engine never materialises the graph: its DP (dispatch/path_dp.cc) walks states and
+// edges implicitly. The export needs them as columns and rows, and they must be exactly the
+// DP's: the same wait rule (checkpoint waiting before segment K, boundary idle after it),
+// the same train edges (graph modes, dk <= max_dk, ending by the deadline), and with
+// operators' limits the same resource-expanded states (run length capped at min_run_slots,
+// pauses used). StateRules is that transition function; BuildJobStateGraph enumerates it
+// and keeps only states on some source-sink path, which keeps the models small.
+#ifndef CKPTDP_EXPORT_INTERNAL_STATE_GRAPH_H_
+#define CKPTDP_EXPORT_INTERNAL_STATE_GRAPH_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ckptdp/graph.h"
+
+namespace ckptdp::export_internal {
+
+struct GraphState {
+  int slot = 0;
+  int segment = 0;
+  int run_slots = 0;  // length of the current training block, capped (resources only)
+  int pauses = 0;     // pauses used so far (only when max_pauses >= 0)
+  friend bool operator==(const GraphState&, const GraphState&) = default;
+};
+
+// The DP's transition rules for one job (PathSolver::SolvePlain / SolveWithResources).
+class StateRules {
+ public:
+  explicit StateRules(const CheckpointGraph& graph);
+
+  // Whether the job needs the resource-expanded states (engine: HasSideResources).
+  bool resources() const { return resources_; }
+  int run_cap() const { return run_cap_; }
+  int pause_cap() const { return pause_cap_; }
+
+  GraphState Source() const { return {graph_.release(), 0, 0, 0}; }
+  bool IsSink(const GraphState& s) const;
+  // The state after waiting one slot, or nullopt if the rules forbid waiting here.
+  std::optional<GraphState> Wait(const GraphState& s) const;
+  // The state after a train edge of `slots` slots covering `dk` segments.
+  GraphState Train(const GraphState& s, int slots, int dk) const;
+
+ private:
+  const CheckpointGraph& graph_;
+  bool resources_;
+  int run_cap_;
+  int pause_cap_;
+  bool count_pauses_;
+};
+
+struct GraphEdge {
+  int from = 0;  // indices into JobStateGraph::states
+  int to = 0;
+  int graph_mode = -1;  // -1: wait edge; else the CheckpointGraph mode
+  int dk = 0;           // segments covered by a train edge
+};
+
+struct JobStateGraph {
+  bool resources = false;
+  std::vector<GraphState> states;  // kept: reachable from the source and reaching a sink
+  int source = -1;                 // index into states, -1 if the sink is unreachable
+  std::vector<int> sinks;
+  std::vector<GraphEdge> edges;  // between kept states
+};
+
+JobStateGraph BuildJobStateGraph(const CheckpointGraph& graph);
+
+// Column and row names (see ckptdp/export.h for the scheme).
+std::string StateSuffix(bool resources, const GraphState& s);
+std::string WaitName(int job, bool resources, const GraphState& s);
+std::string TrainName(int job, int feasible_mode, bool resources, const GraphState& s, int dk);
+std::string FlowRowName(int job, bool resources, const GraphState& s);
+
+}  // namespace ckptdp::export_internal
+
+#endif  // CKPTDP_EXPORT_INTERNAL_STATE_GRAPH_H_

@@ -1,0 +1,426 @@
+// Tests of the MILP export (`ckptdp export`) and the CBC read-back (`ckptdp milp-result`).
+//
+// Structure: a one-job model small enough to write down by hand (counts, names,
+// coefficients, LP and MPS text). Reference: CBC (Debian's coinor-cbc, installed by
+// tools/install-deps.sh) solves the exported model of every shipped small instance; its
+// optimum must lie between the engine's bound and incumbent, the engine's schedule fixed in
+// the model must cost exactly the engine's objective, and CBC's own solution, read back,
+// must pass the independent checker.
+#include "ckptdp/export.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ckptdp/check.h"
+#include "ckptdp/engine.h"
+#include "ckptdp/instance.h"
+#include "ckptdp/modes.h"
+#include "support/paths.h"
+
+namespace ckptdp {
+namespace {
+
+namespace fs = std::filesystem;
+
+Instance Load(const std::string& name) {
+  absl::StatusOr<Instance> in = LoadInstance(testing::SourcePath("instances/" + name));
+  REQUIRE(in.ok());
+  return *in;
+}
+
+std::vector<JobModes> Modes(const Instance& instance) {
+  absl::StatusOr<std::vector<JobModes>> modes = BuildAllModes(instance);
+  REQUIRE(modes.ok());
+  return *modes;
+}
+
+MilpModel Build(const Instance& instance, Scenario scenario, const std::vector<JobModes>& modes) {
+  absl::StatusOr<MilpModel> model = BuildMilp(instance, scenario, modes);
+  INFO((model.ok() ? "" : std::string(model.status().message())));
+  REQUIRE(model.ok());
+  return *model;
+}
+
+const MilpRow& Row(const MilpModel& model, const std::string& name) {
+  const auto it = std::find_if(model.rows.begin(), model.rows.end(),
+                               [&](const MilpRow& r) { return r.name == name; });
+  INFO(name);
+  REQUIRE(it != model.rows.end());
+  return *it;
+}
+
+// Coefficient of column `column` in row `row` (0 if absent).
+double Coefficient(const MilpModel& model, const std::string& row, const std::string& column) {
+  const MilpRow& r = Row(model, row);
+  const int c = model.FindColumn(column);
+  REQUIRE(c >= 0);
+  for (size_t i = 0; i < r.columns.size(); ++i) {
+    if (r.columns[i] == c) return r.values[i];
+  }
+  return 0;
+}
+
+bool Near(double a, double b, double tol = 1e-6) {
+  return std::abs(a - b) <= tol * std::max({1.0, std::abs(a), std::abs(b)});
+}
+
+// small_2job_8slot with job 0 only: LLM-7B, 4 segments, baseline (2,2,8) at exactly 2
+// slots per segment, so its baseline fills [0, 8).
+Instance OneJob() {
+  Instance in = Load("small_2job_8slot.json");
+  in.jobs.resize(1);
+  return in;
+}
+
+TEST_CASE("export: a one-job S2 model written out by hand", "[export]") {
+  const Instance in = OneJob();
+  const std::vector<JobModes> modes = Modes(in);
+  const int b = modes[0].baseline;
+  const Mode& base = modes[0].feasible[b];
+  REQUIRE(base.gpus == 32);
+  const MilpModel model = Build(in, Scenario::kS2, modes);
+
+  // No waiting, baseline only: nodes (0,0) (2,1) (4,2) (6,3) (8,4) survive pruning; train
+  // edges from segment k cover 1..4-k segments in 2 slots each: 4 + 3 + 2 + 1 = 10.
+  // Power: aidc, grid, cur per slot. Rows: 4 flow + 1 sink, gpu/load/bal per slot.
+  CHECK(model.columns.size() == 10 + 3 * 8);
+  CHECK(model.NumIntegers() == 10);
+  CHECK(model.rows.size() == 5 + 3 * 8);
+  const std::string x = "x_j0_m" + std::to_string(b);
+  const std::vector<std::string> from_source = {x + "_t0_k0_n1", x + "_t0_k0_n2", x + "_t0_k0_n3",
+                                                x + "_t0_k0_n4"};
+  const MilpRow& source = Row(model, "flow_j0_t0_k0");
+  CHECK(source.sense == RowSense::kEqual);
+  CHECK(source.rhs == 1);
+  CHECK(source.columns.size() == 4);
+  for (const std::string& name : from_source) CHECK(Coefficient(model, "flow_j0_t0_k0", name) == 1);
+  // (4,2): in from (0,0) by 2 segments and from (2,1) by 1; out by 1 or 2 segments.
+  CHECK(Coefficient(model, "flow_j0_t4_k2", x + "_t0_k0_n2") == -1);
+  CHECK(Coefficient(model, "flow_j0_t4_k2", x + "_t2_k1_n1") == -1);
+  CHECK(Coefficient(model, "flow_j0_t4_k2", x + "_t4_k2_n2") == 1);
+  CHECK(Row(model, "flow_j0_t8_k4").rhs == 1);  // the sink receives the unit
+  CHECK(model.FindColumn("w_j0_t0_k0") < 0);    // S2 never waits
+
+  // The whole-window edge covers slots 0..7: 32 GPUs and -PUE * 12.8 kW in each load row.
+  for (int t = 0; t < 8; ++t) {
+    const std::string slot = std::to_string(t);
+    CHECK(Coefficient(model, "gpu_t" + slot, x + "_t0_k0_n4") == 32);
+    CHECK(Coefficient(model, "load_t" + slot, x + "_t0_k0_n4") == -in.site.pue * base.it_power_kw);
+    CHECK(Coefficient(model, "load_t" + slot, "aidc_t" + slot) == 1);
+    CHECK(Row(model, "load_t" + slot).rhs == in.site.base_load_kw);
+    CHECK(Row(model, "bal_t" + slot).rhs == -in.RenewableKw(t));
+    CHECK(Coefficient(model, "bal_t" + slot, "grid_t" + slot) == 1);
+    CHECK(Coefficient(model, "bal_t" + slot, "cur_t" + slot) == -1);
+    CHECK(Coefficient(model, "bal_t" + slot, "aidc_t" + slot) == -1);
+    const MilpColumn& grid = model.columns[model.FindColumn("grid_t" + slot)];
+    CHECK(
+        Near(grid.objective, in.series.price_usd_per_mwh[t] * in.time.StepHours() / 1000.0, 1e-15));
+    const MilpColumn& cur = model.columns[model.FindColumn("cur_t" + slot)];
+    CHECK(cur.upper == in.RenewableKw(t));
+    CHECK(model.columns[model.FindColumn("aidc_t" + slot)].upper == in.site.site_power_cap_kw);
+  }
+  // The 2-segment edge from slot 2 covers slots 2..5 only.
+  CHECK(Coefficient(model, "gpu_t1", x + "_t2_k1_n2") == 0);
+  CHECK(Coefficient(model, "gpu_t5", x + "_t2_k1_n2") == 32);
+  CHECK(Coefficient(model, "gpu_t6", x + "_t2_k1_n2") == 0);
+  CHECK(model.FindColumn("ch_t0") < 0);  // no battery outside S5 and S6
+
+  const std::string lp = ToLp(model);
+  CHECK(lp.find("Minimize\n cost:") != std::string::npos);
+  CHECK(lp.find(" flow_j0_t0_k0: + " + from_source[0] + " + " + from_source[1]) !=
+        std::string::npos);
+  CHECK(lp.find("Binaries\n " + from_source[0] + "\n") != std::string::npos);
+  CHECK(lp.find("\nEnd\n") != std::string::npos);
+  std::istringstream lines(lp);
+  for (std::string line; std::getline(lines, line);) CHECK(line.size() < 255);
+
+  const std::string mps = ToMps(model);
+  CHECK(mps.find("ROWS\n N COST\n E flow_j0_t0_k0\n") != std::string::npos);
+  CHECK(mps.find(" MARKER0 'MARKER' 'INTORG'\n") != std::string::npos);
+  CHECK(mps.find(" BV BND " + from_source[0] + "\n") != std::string::npos);
+  CHECK(mps.find(" RHS flow_j0_t0_k0 1\n") != std::string::npos);
+  CHECK(mps.find("ENDATA\n") != std::string::npos);
+}
+
+TEST_CASE("export: the battery adds its columns and rows in S5 and S6", "[export]") {
+  const Instance in = OneJob();
+  const std::vector<JobModes> modes = Modes(in);
+  const MilpModel s2 = Build(in, Scenario::kS2, modes);
+  const MilpModel s5 = Build(in, Scenario::kS5, modes);
+  // ch, dis, soc, uch, udis per slot; socbal, chon, dison, excl per slot.
+  CHECK(s5.columns.size() == s2.columns.size() + 5 * 8);
+  CHECK(s5.NumIntegers() == s2.NumIntegers() + 2 * 8);
+  CHECK(s5.rows.size() == s2.rows.size() + 4 * 8);
+  const Battery& bat = in.battery;
+  const double dt = in.time.StepHours();
+  CHECK(Coefficient(s5, "socbal_t3", "soc_t3") == 1);
+  CHECK(Coefficient(s5, "socbal_t3", "soc_t2") == -1);
+  CHECK(Coefficient(s5, "socbal_t3", "ch_t3") == -bat.charge_efficiency * dt);
+  CHECK(Coefficient(s5, "socbal_t3", "dis_t3") == dt / bat.discharge_efficiency);
+  CHECK(Row(s5, "socbal_t0").rhs == bat.soc_initial_kwh);
+  CHECK(Coefficient(s5, "chon_t3", "uch_t3") == -bat.power_kw);
+  CHECK(Coefficient(s5, "excl_t3", "udis_t3") == 1);
+  const MilpColumn& last = s5.columns[s5.FindColumn("soc_t7")];
+  CHECK((last.lower == bat.soc_initial_kwh && last.upper == bat.soc_initial_kwh));
+  CHECK(s5.columns[s5.FindColumn("soc_t3")].lower == bat.soc_min_kwh);
+
+  // S1 is written as S2; S3 has a binary per (effective mode, slot) and a work row.
+  CHECK(Build(in, Scenario::kS1, modes).columns.size() == s2.columns.size());
+  const MilpModel s3 = Build(in, Scenario::kS3, modes);
+  CHECK(s3.NumIntegers() == static_cast<int>(modes[0].effective.size()) * 8);
+  const MilpRow& work = Row(s3, "work_j0");
+  CHECK(work.sense == RowSense::kGreaterEqual);
+  CHECK(work.rhs == 1);
+}
+
+TEST_CASE("export: operators' limits export the resource-expanded graph", "[export]") {
+  const Instance in = Load("small_limits_10slot.json");
+  const std::vector<JobModes> modes = Modes(in);
+  const MilpModel model = Build(in, Scenario::kS4, modes);
+  // Job 0 has min_run_slots 2 and max_pauses 1: its names carry the resource state.
+  CHECK(model.FindColumn("sink_j0") < 0);  // a row, not a column
+  CHECK(Row(model, "sink_j0").rhs == 1);
+  CHECK(Row(model, "flow_j0_t0_k0_c0_p0").rhs == 1);
+  bool any_pause_state = false;
+  for (const MilpColumn& c : model.columns) {
+    if (c.role.job == 0 && c.role.kind == ColumnKind::kWait && c.role.pauses == 1) {
+      any_pause_state = true;
+    }
+  }
+  CHECK(any_pause_state);
+  // Job 1 has no such limits: plain names.
+  CHECK(Row(model, "flow_j1_t10_k3").rhs == 1);
+}
+
+TEST_CASE("export: a job that cannot finish is refused with the reason", "[export]") {
+  Instance in = OneJob();
+  std::vector<JobModes> modes = Modes(in);
+  in.jobs[0].deadline_slot = 7;  // the baseline needs all 8 slots
+  absl::StatusOr<MilpModel> model = BuildMilp(in, Scenario::kS2, modes);
+  REQUIRE_FALSE(model.ok());
+  CHECK(model.status().code() == absl::StatusCode::kInvalidArgument);
+  CHECK(std::string(model.status().message()).find("LLM-7B") != std::string::npos);
+}
+
+TEST_CASE("export: a hand-written CBC solution file reads back into a checked result", "[export]") {
+  const Instance in = OneJob();
+  const std::vector<JobModes> modes = Modes(in);
+  const MilpModel model = Build(in, Scenario::kS2, modes);
+  // The baseline as one edge, then each slot's split of the load: renewables first.
+  const std::string x = "x_j0_m" + std::to_string(modes[0].baseline) + "_t0_k0_n4";
+  const double aidc =
+      in.site.base_load_kw + in.site.pue * modes[0].feasible[modes[0].baseline].it_power_kw;
+  std::ostringstream file;
+  file << "Optimal - objective value 1.5\n";
+  file << "      7 " << x << "   1   0\n";
+  double cost = 0;
+  for (int t = 0; t < 8; ++t) {
+    const double ren = in.RenewableKw(t);
+    const double grid = std::max(0.0, aidc - ren), cur = std::max(0.0, ren - aidc);
+    cost += in.time.StepHours() / 1000.0 *
+            (in.series.price_usd_per_mwh[t] * grid + in.costs.curtailment_usd_per_mwh * cur);
+    file << "** " << 20 + t << " aidc_t" << t << " " << aidc << " 0\n";
+    if (grid > 0) file << "  " << 30 + t << " grid_t" << t << " " << grid << " 0\n";
+    if (cur > 0) file << "  " << 40 + t << " cur_t" << t << " " << cur << " 0\n";
+  }
+  absl::StatusOr<MilpSolution> solution = ReadCbcSolution(file.str(), model);
+  REQUIRE(solution.ok());
+  CHECK(solution->optimal);
+  CHECK(solution->objective == 1.5);
+  absl::StatusOr<Result> result = SolutionToResult(in, Scenario::kS2, modes, model, *solution);
+  REQUIRE(result.ok());
+  REQUIRE(result->schedule.jobs[0].size() == 1);
+  CHECK(result->schedule.jobs[0][0].end_slot == 8);
+  CHECK(Near(result->objective_usd, cost));
+  absl::StatusOr<CheckReport> report = CheckResult(in, ResultToJson(in, modes, *result));
+  REQUIRE(report.ok());
+  INFO(report->ToText());
+  CHECK(report->ok());
+
+  CHECK_FALSE(ReadCbcSolution("", model).ok());
+  CHECK_FALSE(ReadCbcSolution("Optimal - objective value 1\n 0 nonsense 1 0\n", model).ok());
+  absl::StatusOr<MilpSolution> infeasible =
+      ReadCbcSolution("Infeasible - objective value 0.00000000\n", model);
+  REQUIRE(infeasible.ok());
+  CHECK_FALSE(infeasible->feasible);
+  CHECK_FALSE(SolutionToResult(in, Scenario::kS2, modes, model, *infeasible).ok());
+}
+
+// ---- CBC as the reference -----------------------------------------------------------
+
+std::string CbcPath() {
+  FILE* pipe = popen("command -v cbc 2>/dev/null", "r");
+  if (pipe == nullptr) return "";
+  char buffer[4096];
+  std::string out;
+  while (fgets(buffer, sizeof(buffer), pipe) != nullptr) out += buffer;
+  pclose(pipe);
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out;
+}
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class TempDir {
+ public:
+  TempDir()
+      : path_(fs::temp_directory_path() / ("ckptdp_export_test_" + std::to_string(getpid()))) {
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+// Writes `model` as LP, runs CBC on it (1 thread, wall-clock limit, no gap tolerance) and
+// reads its solution back.
+MilpSolution SolveWithCbc(const std::string& cbc, const MilpModel& model, const fs::path& dir,
+                          const std::string& tag, bool mps = false) {
+  const fs::path file = dir / (tag + (mps ? ".mps" : ".lp"));
+  const fs::path solu = dir / (tag + ".sol");
+  REQUIRE(WriteFileAtomically(file, mps ? ToMps(model) : ToLp(model)).ok());
+  const std::string command = "'" + cbc + "' '" + file.string() +
+                              "' -timeMode elapsed -threads 1 -sec 60 -ratioGap 0 -solve -solu '" +
+                              solu.string() + "' > '" + (dir / (tag + ".log")).string() + "' 2>&1";
+  INFO(command);
+  REQUIRE(std::system(command.c_str()) == 0);
+  absl::StatusOr<MilpSolution> solution = ReadCbcSolution(ReadFile(solu), model);
+  INFO((solution.ok() ? "" : std::string(solution.status().message())));
+  REQUIRE(solution.ok());
+  return *solution;
+}
+
+TEST_CASE("export: CBC's optimum lies between the engine's bound and incumbent", "[export]") {
+  const std::string cbc = CbcPath();
+  if (cbc.empty()) FAIL("cbc is not on PATH: run tools/install-deps.sh (Debian's coinor-cbc)");
+  TempDir dir;
+  const std::vector<Scenario> all = AllScenarios();
+  const std::map<std::string, std::vector<Scenario>> cases = {
+      {"small_2job_8slot.json", all},
+      {"small_3job_12slot.json", all},
+      {"small_limits_10slot.json", all},
+  };
+  for (const auto& [file, scenarios] : cases) {
+    const Instance in = Load(file);
+    const std::vector<JobModes> modes = Modes(in);
+    for (Scenario scenario : scenarios) {
+      const std::string tag = in.name + "_" + std::string(ScenarioName(scenario));
+      INFO(tag);
+      absl::StatusOr<Result> ours = SolveScenario(in, scenario, SolveOptions{});
+      REQUIRE(ours.ok());
+      REQUIRE(ours->status != SolveStatus::kInfeasible);
+      const MilpModel model = Build(in, scenario, modes);
+
+      const MilpSolution best = SolveWithCbc(cbc, model, dir.path(), tag);
+      INFO("CBC: " << best.status_line << "; ours: objective " << ours->objective_usd << ", bound "
+                   << ours->lower_bound_usd);
+      REQUIRE(best.optimal);
+      const double tol = 1e-6 * std::max(1.0, std::abs(best.objective));
+      CHECK(ours->lower_bound_usd <= best.objective + tol);  // else our bound is wrong
+      CHECK(best.objective <= ours->objective_usd + tol);    // else the export is too tight
+
+      // CBC's own dispatch, read back, passes the independent checker.
+      absl::StatusOr<Result> theirs = SolutionToResult(in, scenario, modes, model, best);
+      REQUIRE(theirs.ok());
+      CHECK(Near(theirs->objective_usd, best.objective));
+      absl::StatusOr<CheckReport> report = CheckResult(in, ResultToJson(in, modes, *theirs));
+      REQUIRE(report.ok());
+      INFO(report->ToText());
+      CHECK(report->ok());
+
+      // Our schedule fixed in the model costs exactly our objective.
+      MilpModel fixed = model;
+      const absl::Status fix = FixSchedule(fixed, in, modes, ours->schedule);
+      INFO(fix.message());
+      REQUIRE(fix.ok());
+      const MilpSolution pinned = SolveWithCbc(cbc, fixed, dir.path(), tag + "_fixed");
+      REQUIRE(pinned.optimal);
+      CHECK(Near(pinned.objective, ours->objective_usd));
+    }
+  }
+}
+
+TEST_CASE("export: CBC reads the LP and the MPS file as the same model", "[export]") {
+  const std::string cbc = CbcPath();
+  if (cbc.empty()) FAIL("cbc is not on PATH: run tools/install-deps.sh (Debian's coinor-cbc)");
+  TempDir dir;
+  const Instance in = Load("small_limits_10slot.json");
+  const std::vector<JobModes> modes = Modes(in);
+  const MilpModel model = Build(in, Scenario::kS6, modes);
+  const MilpSolution lp = SolveWithCbc(cbc, model, dir.path(), "lp");
+  const MilpSolution mps = SolveWithCbc(cbc, model, dir.path(), "mps", /*mps=*/true);
+  REQUIRE(lp.optimal);
+  REQUIRE(mps.optimal);
+  CHECK(Near(lp.objective, mps.objective));
+}
+
+TEST_CASE("export: a result file's schedule fixes the model", "[export]") {
+  const Instance in = Load("small_3job_12slot.json");
+  const std::vector<JobModes> modes = Modes(in);
+  absl::StatusOr<Result> ours = SolveScenario(in, Scenario::kS6, SolveOptions{});
+  REQUIRE(ours.ok());
+  absl::StatusOr<Schedule> parsed =
+      ScheduleFromResultJson(ResultToJson(in, modes, *ours), in, modes);
+  REQUIRE(parsed.ok());
+  REQUIRE(parsed->jobs.size() == ours->schedule.jobs.size());
+  for (size_t j = 0; j < parsed->jobs.size(); ++j) {
+    REQUIRE(parsed->jobs[j].size() == ours->schedule.jobs[j].size());
+    for (size_t r = 0; r < parsed->jobs[j].size(); ++r) {
+      const Run& a = parsed->jobs[j][r];
+      const Run& b = ours->schedule.jobs[j][r];
+      CHECK((a.start_slot == b.start_slot && a.end_slot == b.end_slot && a.mode == b.mode &&
+             a.from_segment == b.from_segment && a.to_segment == b.to_segment));
+    }
+  }
+  MilpModel model = Build(in, Scenario::kS6, modes);
+  REQUIRE(FixSchedule(model, in, modes, *parsed).ok());
+  int fixed_to_one = 0;
+  for (const MilpColumn& c : model.columns) {
+    if (c.role.kind == ColumnKind::kTrain || c.role.kind == ColumnKind::kWait) {
+      CHECK(c.lower == c.upper);
+      fixed_to_one += c.lower == 1;
+    }
+  }
+  // One column per slot of each job's window: a train edge covers its slots, a wait one.
+  int expected = 0;
+  for (size_t j = 0; j < parsed->jobs.size(); ++j) {
+    int train_slots = 0;
+    for (const Run& r : parsed->jobs[j]) train_slots += r.end_slot - r.start_slot;
+    expected += static_cast<int>(parsed->jobs[j].size()) +
+                (in.jobs[j].deadline_slot - in.jobs[j].release_slot - train_slots);
+  }
+  CHECK(fixed_to_one == expected);
+
+  // A run in a mode the scenario does not allow cannot be fixed.
+  Schedule wrong = *parsed;
+  wrong.jobs[0][0].mode = modes[0].baseline;
+  if (std::find(modes[0].effective.begin(), modes[0].effective.end(), modes[0].baseline) ==
+      modes[0].effective.end()) {
+    MilpModel again = Build(in, Scenario::kS6, modes);
+    CHECK_FALSE(FixSchedule(again, in, modes, wrong).ok());
+  }
+}
+
+}  // namespace
+}  // namespace ckptdp
