@@ -19,15 +19,19 @@ if [ -x tools/sanitize.sh ]; then
   bash tools/sanitize.sh
 fi
 
-if [ -f tools/plot.py ]; then
-  echo "== plots from a small result"
-  out=$(mktemp -d)
-  build/ckptdp solve instances/paper_2048gpu.json --scenario S6 --quiet --out "$out/result.json"
-  build/ckptdp modes instances/paper_2048gpu.json --json > "$out/modes.json"
-  /usr/bin/python3 tools/plot.py "$out/result.json" --out-dir "$out/plots"
-  /usr/bin/python3 tools/plot.py "$out/modes.json" --out-dir "$out/plots"
-  ls "$out/plots"
-fi
+echo "== every plot kind, once, from small results"
+plots=$(mktemp -d)
+b=build/ckptdp
+i=instances/paper_2048gpu.json
+$b solve $i --scenario S6 --quiet --out "$plots/result.json"
+$b modes $i --json > "$plots/modes.json"
+$b scenarios $i --json > "$plots/scenarios.json"
+$b sweep $i --scenario S6 --param gpu-capacity --values 1280,2048 --max-iterations 30 \
+  --out "$plots/sweep.json" > /dev/null
+for f in result modes scenarios sweep; do
+  /usr/bin/python3 tools/plot.py "$plots/$f.json" --out-dir "$plots/img" --modes "$plots/modes.json"
+done
+ls "$plots/img"
 
 if [ -x tools/check-install.sh ]; then
   echo "== cmake --install and find_package(ckptdp) example"

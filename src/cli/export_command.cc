@@ -67,7 +67,8 @@ Command AddExportCommand(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "export", "Write the scenario's exact MILP (section IV) in CPLEX-LP or free MPS format");
   app->add_option("instance", args->instance, "Instance JSON file")->required();
-  app->add_option("--scenario", args->scenario, "S1..S6 (S1 is written as S2; S5 as S2 with the battery)")
+  app->add_option("--scenario", args->scenario,
+                  "S1..S6 (S1 is written as S2; S5 as S2 with the battery)")
       ->capture_default_str();
   app->add_option("--format", args->format, "lp (CPLEX LP) or mps (free MPS)")
       ->check(CLI::IsMember({"lp", "mps"}))

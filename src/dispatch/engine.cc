@@ -54,7 +54,7 @@ std::string DiagnoseCapacity(const Instance& instance, Scenario scenario,
   const int node = instance.site.gpus_per_node;
   SolveOptions quick;
   quick.gap = 1e-2;
-  quick.max_iterations = 150;
+  quick.max_iterations = options.max_iterations;
   quick.threads = options.threads;
   quick.diagnose_capacity = false;
   const double budget_s = std::min(std::max(2.0, options.time_limit_s / 4), remaining_s);

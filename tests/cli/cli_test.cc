@@ -242,13 +242,13 @@ TEST_CASE("Usage errors exit 2 with a message", "[cli]") {
   }
 }
 
-TEST_CASE("--scenario S7 names the flag's value in its message", "[cli]") {
+TEST_CASE("solve with --scenario S7 names the value in its message", "[cli]") {
   const Outcome r = RunCli({"solve", kPaper.string(), "--scenario", "S7"});
   CHECK(r.exit_code == kBadInput);
   CHECK(Contains(r.err, "S7"));
 }
 
-TEST_CASE("--help exits 0", "[cli]") {
+TEST_CASE("help for all subcommands exits 0", "[cli]") {
   const Outcome r = RunCli({"--help-all"});
   CHECK(r.exit_code == kSolved);
   for (const char* sub : {"solve", "modes", "scenarios", "check", "generate"}) {
