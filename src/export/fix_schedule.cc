@@ -10,7 +10,13 @@
 namespace ckptdp {
 namespace {
 
-using namespace export_internal;
+using export_internal::ColumnIndex;
+using export_internal::GraphOptionsOf;
+using export_internal::GraphState;
+using export_internal::StateRules;
+using export_internal::TrainName;
+using export_internal::UsesGraph;
+using export_internal::WaitName;
 
 std::string RunText(const Job& job, int r, const Run& run) {
   return absl::StrCat("job ", job.name, " run ", r, " (slots ", run.start_slot, "-", run.end_slot,

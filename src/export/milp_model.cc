@@ -79,7 +79,14 @@ void AddCoverage(const Instance& instance, const Mode& mode, int column, int fro
 // Eq. (25) on the explicit state graph of job j; train columns feed the slot rows.
 absl::Status AddGraphJob(const Instance& instance, Scenario scenario, const JobModes& modes, int j,
                          MilpModel& model, SlotTerms& slots) {
-  using namespace export_internal;
+  using export_internal::BuildJobStateGraph;
+  using export_internal::FlowRowName;
+  using export_internal::GraphEdge;
+  using export_internal::GraphOptionsOf;
+  using export_internal::GraphState;
+  using export_internal::JobStateGraph;
+  using export_internal::TrainName;
+  using export_internal::WaitName;
   const Job& job = instance.jobs[j];
   const CheckpointGraph graph(instance, j, modes, GraphOptionsOf(scenario));
   const JobStateGraph sg = BuildJobStateGraph(graph);
