@@ -102,24 +102,24 @@ struct ParallelLayout {
 // One LLM pre-training job: the task descriptor of eq. (4) plus dispatch settings.
 struct Job {
   std::string name;
-  double params = 0;          // N, parameters
-  double tokens = 0;          // D, training tokens of the whole run
-  int batch = 0;              // B, sequences per iteration
-  int seq_len = 0;            // s
-  int layers = 0;             // l
-  int hidden = 0;             // h
-  int ffn_hidden = 0;         // h_f
-  int heads = 0;              // n_h
-  int vocab = 0;              // V
-  double daily_ratio = 0;     // r, share of all iterations due in this window
-  int release_slot = 0;       // first slot the job may run
-  int deadline_slot = 0;      // exclusive: all work done by the end of slot deadline-1
-  int segments = 12;          // K
-  ParallelLayout baseline;    // the fixed mode of S1
+  double params = 0;                   // N, parameters
+  double tokens = 0;                   // D, training tokens of the whole run
+  int batch = 0;                       // B, sequences per iteration
+  int seq_len = 0;                     // s
+  int layers = 0;                      // l
+  int hidden = 0;                      // h
+  int ffn_hidden = 0;                  // h_f
+  int heads = 0;                       // n_h
+  int vocab = 0;                       // V
+  double daily_ratio = 0;              // r, share of all iterations due in this window
+  int release_slot = 0;                // first slot the job may run
+  int deadline_slot = 0;               // exclusive: all work done by the end of slot deadline-1
+  int segments = 12;                   // K
+  ParallelLayout baseline;             // the fixed mode of S1
   bool boundary_idle_allowed = false;  // false: the last segment ends exactly at deadline
-  int min_run_slots = 1;      // shortest allowed run (operators' limit; 1 = off)
-  int max_pauses = -1;        // most waits between runs (-1 = unlimited)
-  int max_segments_per_run = 0;  // longest train edge in segments (0 = K, all)
+  int min_run_slots = 1;               // shortest allowed run (operators' limit; 1 = off)
+  int max_pauses = -1;                 // most waits between runs (-1 = unlimited)
+  int max_segments_per_run = 0;        // longest train edge in segments (0 = K, all)
 };
 
 struct Instance {

@@ -22,14 +22,14 @@ namespace ckptdp {
 enum class Scenario { kS1 = 1, kS2, kS3, kS4, kS5, kS6 };
 
 struct ScenarioTraits {
-  bool battery;      // BESS dispatched
-  bool checkpoints;  // the checkpoint-state graph (S3 has none)
+  bool battery;         // BESS dispatched
+  bool checkpoints;     // the checkpoint-state graph (S3 has none)
   bool variable_modes;  // any effective mode, not just the baseline
-  bool waiting;      // checkpoint waiting allowed
+  bool waiting;         // checkpoint waiting allowed
 };
 ScenarioTraits TraitsOf(Scenario scenario);
-const char* ScenarioName(Scenario scenario);              // "S1" .. "S6"
-const char* ScenarioDescription(Scenario scenario);  // "Fixed baseline", ...
+const char* ScenarioName(Scenario scenario);                    // "S1" .. "S6"
+const char* ScenarioDescription(Scenario scenario);             // "Fixed baseline", ...
 absl::StatusOr<Scenario> ParseScenario(std::string_view text);  // "S4", "s4", "4"
 std::vector<Scenario> AllScenarios();
 

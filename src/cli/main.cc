@@ -13,10 +13,10 @@ int main(int argc, char** argv) {
       "Lagrangian relaxation with a certified bound)."};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Show help for all subcommands");
-  std::vector<Command> commands = {AddModesCommand(app), AddSolveCommand(app),
+  std::vector<Command> commands = {AddModesCommand(app),     AddSolveCommand(app),
                                    AddScenariosCommand(app), AddCheckCommand(app),
-                                   AddGenerateCommand(app), AddSweepCommand(app),
-                                   AddExportCommand(app), AddMilpResultCommand(app)};
+                                   AddGenerateCommand(app),  AddSweepCommand(app),
+                                   AddExportCommand(app),    AddMilpResultCommand(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

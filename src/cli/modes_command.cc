@@ -31,11 +31,10 @@ void PrintTable(const Instance& instance, const std::vector<JobModes>& all) {
                                  "TFLOP/s", "GB/GPU", "IT kW", "h/segment", "");
     auto row = [&](const Mode& m) {
       const double hours = jm.workload.segment_flops / m.throughput_flops / 3600.0;
-      std::cout << absl::StrFormat("  %4d %3d %5d %6d %10.1f %8.1f %8.1f %9.3f %s\n", m.layout.p,
-                                   m.layout.q, m.layout.d, m.gpus, m.throughput_flops / 1e12,
-                                   m.memory_gb, m.it_power_kw, hours,
-                                   m.baseline ? (m.effective ? "baseline" : "baseline (dominated)")
-                                              : "");
+      std::cout << absl::StrFormat(
+          "  %4d %3d %5d %6d %10.1f %8.1f %8.1f %9.3f %s\n", m.layout.p, m.layout.q, m.layout.d,
+          m.gpus, m.throughput_flops / 1e12, m.memory_gb, m.it_power_kw, hours,
+          m.baseline ? (m.effective ? "baseline" : "baseline (dominated)") : "");
     };
     for (int i : jm.effective) row(jm.feasible[i]);
     if (!jm.feasible[jm.baseline].effective) row(jm.feasible[jm.baseline]);

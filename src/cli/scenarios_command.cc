@@ -25,9 +25,9 @@ int RunScenarios(const ScenariosArgs& args, const SolveOptions& base_options) {
   options.log = nullptr;
   nlohmann::json rows = nlohmann::json::array();
   if (!args.json) {
-    std::cout << absl::StrFormat(
-        "%-4s %-20s %9s %8s %8s %8s %8s %8s %8s %8s %6s %-10s %8s\n", "", "mechanism", "cost",
-        "red.", "grid", "curt.", "BESS", "RE util", "green", "peak", "peak", "status", "gap");
+    std::cout << absl::StrFormat("%-4s %-20s %9s %8s %8s %8s %8s %8s %8s %8s %6s %-10s %8s\n", "",
+                                 "mechanism", "cost", "red.", "grid", "curt.", "BESS", "RE util",
+                                 "green", "peak", "peak", "status", "gap");
     std::cout << absl::StrFormat("%-4s %-20s %9s %8s %8s %8s %8s %8s %8s %8s %6s %-10s %8s\n", "",
                                  "", "(USD)", "(%)", "(MWh)", "(MWh)", "(MWh)", "(%)", "(%)",
                                  "(kW)", "GPUs", "", "");
@@ -70,7 +70,8 @@ int RunScenarios(const ScenariosArgs& args, const SolveOptions& base_options) {
           m.peak_power_kw, m.peak_gpus, SolveStatusName(r->status), 100.0 * r->gap);
     }
   }
-  if (args.json) std::cout << nlohmann::json{{"instance", instance->name}, {"scenarios", rows}}.dump(2) << "\n";
+  if (args.json)
+    std::cout << nlohmann::json{{"instance", instance->name}, {"scenarios", rows}}.dump(2) << "\n";
   return all_solved ? kExitSolved : kExitInfeasible;
 }
 

@@ -17,8 +17,7 @@ inline void AddSolveOptionFlags(CLI::App* app, std::shared_ptr<SolveOptions> opt
     const std::string help = absl::StrFormat("%s (default %g, range [%g, %g])", spec.doc,
                                              spec.default_value, spec.min_value, spec.max_value);
     app->add_option_function<double>(
-           "--" + spec.name,
-           [options, set = spec.set](double v) { set(*options, v); }, help)
+           "--" + spec.name, [options, set = spec.set](double v) { set(*options, v); }, help)
         ->check(CLI::Range(spec.min_value, spec.max_value));
   }
 }

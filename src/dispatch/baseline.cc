@@ -33,8 +33,9 @@ BaselinePlan BaselineSchedule(const Instance& instance, const std::vector<JobMod
     int from = 0, start = job.release_slot;
     for (int k = 1; k <= job.segments; ++k) {
       const double reached = k * slots_per_segment;
-      const bool on_boundary = static_cast<double>(RobustCeil(reached)) == std::round(reached) &&
-                               std::abs(reached - std::round(reached)) <= 1e-9 * std::max(1.0, reached);
+      const bool on_boundary =
+          static_cast<double>(RobustCeil(reached)) == std::round(reached) &&
+          std::abs(reached - std::round(reached)) <= 1e-9 * std::max(1.0, reached);
       if (k < job.segments && !(record_checkpoints && on_boundary)) continue;
       Run run;
       run.start_slot = start;

@@ -7,10 +7,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "tbb/task_arena.h"
 #include "dispatch/internal/baseline.h"
 #include "dispatch/internal/evaluation.h"
 #include "dispatch/internal/lagrangian.h"
+#include "tbb/task_arena.h"
 
 namespace ckptdp {
 namespace {
@@ -20,10 +20,14 @@ using Clock = std::chrono::steady_clock;
 template <typename T>
 SolveOptionSpec Spec(std::string name, std::string doc, double def, double lo, double hi,
                      T SolveOptions::*field) {
-  return SolveOptionSpec{
-      std::move(name), std::move(doc), def, lo, hi, std::is_integral_v<T>,
-      [field](SolveOptions& o, double v) { o.*field = static_cast<T>(v); },
-      [field](const SolveOptions& o) { return static_cast<double>(o.*field); }};
+  return SolveOptionSpec{std::move(name),
+                         std::move(doc),
+                         def,
+                         lo,
+                         hi,
+                         std::is_integral_v<T>,
+                         [field](SolveOptions& o, double v) { o.*field = static_cast<T>(v); },
+                         [field](const SolveOptions& o) { return static_cast<double>(o.*field); }};
 }
 
 // Cost of the fixed baseline without battery: the reference of cost_reduction_pct.
@@ -59,9 +63,8 @@ std::string DiagnoseCapacity(const Instance& instance, Scenario scenario,
   quick.diagnose_capacity = false;
   const double budget_s = std::min(std::max(2.0, options.time_limit_s / 4), remaining_s);
   quick.time_limit_s = std::min(std::max(1.0, std::min(10.0, options.time_limit_s / 8)), budget_s);
-  const Clock::time_point until =
-      Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                         std::chrono::duration<double>(budget_s));
+  const Clock::time_point until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                     std::chrono::duration<double>(budget_s));
   // 0: proven infeasible, 1: feasible, 2: unknown, 3: bad input (e.g. baseline > capacity)
   auto probe = [&](int capacity) {
     Instance copy = instance;
@@ -113,8 +116,8 @@ std::string DiagnoseCapacity(const Instance& instance, Scenario scenario,
 
 const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
   static const std::vector<SolveOptionSpec> specs = {
-      Spec("gap", "relative gap (incumbent - bound) / |incumbent| at which to stop", 1e-4, 0.0,
-           1.0, &SolveOptions::gap),
+      Spec("gap", "relative gap (incumbent - bound) / |incumbent| at which to stop", 1e-4, 0.0, 1.0,
+           &SolveOptions::gap),
       Spec("time-limit", "wall-clock limit in seconds; the incumbent is returned with its gap",
            600.0, 0.0, 1e7, &SolveOptions::time_limit_s),
       Spec("threads", "worker threads for the per-job subproblems (0 = all cores)", 0.0, 0.0,
@@ -147,7 +150,8 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
 
   Result r;
   r.scenario = scenario;
-  r.solver.threads = options.threads > 0 ? options.threads : tbb::this_task_arena::max_concurrency();
+  r.solver.threads =
+      options.threads > 0 ? options.threads : tbb::this_task_arena::max_concurrency();
   const internal::ScenarioContext s1 = internal::MakeContext(instance, modes, Scenario::kS1);
   const double reference_cost = BaselineCost(s1);
   internal::ScenarioContext context = internal::MakeContext(instance, modes, scenario);
@@ -210,7 +214,8 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
                    (remaining_s > 0 ? DiagnoseCapacity(instance, scenario, options, remaining_s)
                                     : std::string("not searched, the time limit was reached"));
   }
-  r.gap = r.status == SolveStatus::kInfeasible ? 0.0 : RelativeGap(r.objective_usd, r.lower_bound_usd);
+  r.gap =
+      r.status == SolveStatus::kInfeasible ? 0.0 : RelativeGap(r.objective_usd, r.lower_bound_usd);
   r.solver.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return r;
 }

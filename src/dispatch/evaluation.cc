@@ -79,9 +79,9 @@ void PriceLagrangian(const ScenarioContext& context, int job, const std::vector<
   }
 }
 
-void PriceMarginal(const ScenarioContext& context, int job, const std::vector<double>& other_aidc_kw,
-                   const std::vector<int>& other_gpus, const std::vector<double>& net_shift_kw,
-                   EdgeCosts& costs) {
+void PriceMarginal(const ScenarioContext& context, int job,
+                   const std::vector<double>& other_aidc_kw, const std::vector<int>& other_gpus,
+                   const std::vector<double>& net_shift_kw, EdgeCosts& costs) {
   const JobSubproblem& sub = *context.jobs[job];
   const Instance& in = *context.instance;
   const int slots = context.slots();

@@ -36,7 +36,7 @@ IdealSubproblem::IdealSubproblem(const Instance& instance, int job_index, const 
 }
 
 double IdealSubproblem::RunDp(const EdgeCosts& costs, const std::vector<int>& units_per_slot,
-                            std::vector<int>* choice) {
+                              std::vector<int>* choice) {
   const int layers = deadline_ - release_ + 1, width = units_ + 1;
   value_.assign(static_cast<size_t>(layers) * width, kInf);
   // pred = previous units * (modes + 1) + chosen mode + 1 (0 = idle).
@@ -118,7 +118,8 @@ std::vector<std::unique_ptr<JobSubproblem>> BuildSubproblems(const Instance& ins
           CheckpointGraph(instance, static_cast<int>(j), modes[j], options)));
     } else {
       // 2000 work units keep the rounding gap near 0.05% of C_j per slot on the paper case.
-      out.push_back(std::make_unique<IdealSubproblem>(instance, static_cast<int>(j), modes[j], 2000));
+      out.push_back(
+          std::make_unique<IdealSubproblem>(instance, static_cast<int>(j), modes[j], 2000));
     }
   }
   return out;

@@ -42,6 +42,22 @@ void LoadBand(const ScenarioContext& c, std::vector<double>& lo, std::vector<dou
   for (int t = 0; t < c.slots(); ++t) hi[t] = std::min(hi[t], in.site.site_power_cap_kw);
 }
 
+// Routes job j against the residual capacity left by `aidc` / `gpus` under the prices
+// (lambda, mu), adds its load and records its runs. False if no path fits.
+bool PlaceJob(ScenarioContext& c, int j, const std::vector<double>& lambda,
+              const std::vector<double>& mu, std::vector<double>& aidc, std::vector<int>& gpus,
+              EdgeCosts& scratch, Schedule& out) {
+  PriceMarginal(c, j, aidc, gpus, {}, scratch);  // only for the slots where a mode is blocked
+  std::vector<int> blocked = std::move(scratch.next_blocked);
+  PriceLagrangian(c, j, lambda, mu, scratch);
+  scratch.next_blocked = std::move(blocked);
+  PathSolution p = c.jobs[j]->Solve(scratch);
+  if (!p.feasible) return false;
+  out.jobs[j] = p.runs;
+  AddJobLoad(c, j, p.runs, +1, aidc, gpus);
+  return true;
+}
+
 // Builds a capacity-feasible schedule from the relaxed plans: plans that fit are kept
 // (largest GPU-slot footprint first), the others are re-routed against the residual
 // capacity under the same Lagrangian prices. Returns false if some job cannot be placed
@@ -54,8 +70,8 @@ bool RepairPlans(ScenarioContext& c, const std::vector<PathSolution>& plans,
   std::vector<long long> footprint(jobs, 0);
   for (int j = 0; j < jobs; ++j) {
     for (const Run& r : plans[j].runs) {
-      footprint[j] += static_cast<long long>(r.end_slot - r.start_slot) *
-                      (*c.modes)[j].feasible[r.mode].gpus;
+      footprint[j] +=
+          static_cast<long long>(r.end_slot - r.start_slot) * (*c.modes)[j].feasible[r.mode].gpus;
     }
   }
   std::vector<int> order(jobs);
@@ -82,15 +98,7 @@ bool RepairPlans(ScenarioContext& c, const std::vector<PathSolution>& plans,
   }
   for (int j : deferred) {
     if (Clock::now() >= deadline) return false;
-    // Lagrangian prices, with the slots where a mode does not fit blocked.
-    PriceMarginal(c, j, aidc, gpus, {}, scratch);
-    std::vector<int> blocked = std::move(scratch.next_blocked);
-    PriceLagrangian(c, j, lambda, mu, scratch);
-    scratch.next_blocked = std::move(blocked);
-    PathSolution p = c.jobs[j]->Solve(scratch);
-    if (!p.feasible) return false;
-    out.jobs[j] = p.runs;
-    AddJobLoad(c, j, p.runs, +1, aidc, gpus);
+    if (!PlaceJob(c, j, lambda, mu, aidc, gpus, scratch, out)) return false;
   }
   return true;
 }
@@ -117,8 +125,8 @@ double CostCeiling(const ScenarioContext& c) {
 // capacity (ties broken by the Lagrangian prices, scaled down to stay tie-breakers).
 // Gives up (false) when the deadline passes: it solves every job twice, serially.
 bool PlaceByFootprint(ScenarioContext& c, const std::vector<double>& lambda,
-                      const std::vector<double>& mu, Clock::time_point deadline,
-                      EdgeCosts& scratch, Schedule& out) {
+                      const std::vector<double>& mu, Clock::time_point deadline, EdgeCosts& scratch,
+                      Schedule& out) {
   const Instance& in = *c.instance;
   const int jobs = c.num_jobs();
   std::vector<double> aidc(c.slots(), in.site.base_load_kw);
@@ -135,30 +143,26 @@ bool PlaceByFootprint(ScenarioContext& c, const std::vector<double>& lambda,
   std::stable_sort(order.begin(), order.end(),
                    [&](int a, int b) { return footprint[a] > footprint[b]; });
   out.jobs.assign(jobs, {});
-  std::vector<double> tie_mu(c.slots());
+  // GPU-slots dominate; the Lagrangian prices, scaled down, only break ties.
+  double scale = 0;
+  for (int t = 0; t < c.slots(); ++t) scale = std::max(scale, std::abs(lambda[t]) + mu[t]);
+  const double eps = scale > 0 ? 1e-3 / (scale * c.slots()) : 0.0;
+  std::vector<double> tie_lambda(c.slots()), tie_mu(c.slots());
+  for (int t = 0; t < c.slots(); ++t) {
+    tie_lambda[t] = eps * lambda[t];
+    tie_mu[t] = 1.0 + eps * mu[t];
+  }
   for (int j : order) {
     if (Clock::now() >= deadline) return false;
-    PriceMarginal(c, j, aidc, gpus, {}, scratch);
-    std::vector<int> blocked = std::move(scratch.next_blocked);
-    double scale = 0;
-    for (int t = 0; t < c.slots(); ++t) scale = std::max(scale, std::abs(lambda[t]) + mu[t]);
-    const double eps = scale > 0 ? 1e-3 / (scale * c.slots()) : 0.0;
-    for (int t = 0; t < c.slots(); ++t) tie_mu[t] = 1.0 + eps * mu[t];
-    std::vector<double> tie_lambda(c.slots());
-    for (int t = 0; t < c.slots(); ++t) tie_lambda[t] = eps * lambda[t];
-    PriceLagrangian(c, j, tie_lambda, tie_mu, scratch);
-    scratch.next_blocked = std::move(blocked);
-    PathSolution p = c.jobs[j]->Solve(scratch);
-    if (!p.feasible) return false;
-    out.jobs[j] = p.runs;
-    AddJobLoad(c, j, p.runs, +1, aidc, gpus);
+    if (!PlaceJob(c, j, tie_lambda, tie_mu, aidc, gpus, scratch, out)) return false;
   }
   return true;
 }
 
 }  // namespace
 
-absl::Status ImproveByLocalSearch(ScenarioContext& c, Evaluated& current, Clock::time_point deadline) {
+absl::Status ImproveByLocalSearch(ScenarioContext& c, Evaluated& current,
+                                  Clock::time_point deadline) {
   const Instance& in = *c.instance;
   EdgeCosts costs;
   std::vector<double> aidc = current.load.aidc_kw;
@@ -250,14 +254,15 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
       }
     }
     for (int t = 0; t < slots; ++t) {
-      lambda[t] = SlotCostUsd(c.power, t, base_load[t] + 1.0) - SlotCostUsd(c.power, t, base_load[t]);
+      lambda[t] =
+          SlotCostUsd(c.power, t, base_load[t] + 1.0) - SlotCostUsd(c.power, t, base_load[t]);
     }
   }
   // mu is in USD per GPU; scaled by the kW of one GPU it joins lambda in one step norm.
   const double gpu_kw = in.site.pue * in.site.gpu_train_power_kw;
 
-  const int threads = options.threads > 0 ? options.threads
-                                          : tbb::this_task_arena::max_concurrency();
+  const int threads =
+      options.threads > 0 ? options.threads : tbb::this_task_arena::max_concurrency();
   tbb::task_arena arena(threads);
   std::vector<EdgeCosts> costs(jobs);
   std::vector<PathSolution> plans(jobs);
@@ -275,9 +280,9 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
     if (options.log_every_s > 0 && t - last_log < options.log_every_s) return;
     last_log = t;
     const double inc = out.incumbent ? out.incumbent->cost_usd : kInf;
-    *options.log << absl::StrFormat("%6d %14.4f %14.4f %14.4f %9.4f%% %8.2fs\n", it, dual,
-                                    best_bound, inc,
-                                    out.incumbent ? 100.0 * RelativeGap(inc, best_bound) : 100.0, t);
+    *options.log << absl::StrFormat(
+        "%6d %14.4f %14.4f %14.4f %9.4f%% %8.2fs\n", it, dual, best_bound, inc,
+        out.incumbent ? 100.0 * RelativeGap(inc, best_bound) : 100.0, t);
   };
   if (options.log != nullptr) {
     *options.log << absl::StrFormat("%6s %14s %14s %14s %10s %9s\n", "iter", "dual", "bound",
@@ -321,8 +326,9 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
         out.status = SolveStatus::kInfeasible;
         out.diagnosis = absl::StrFormat(
             "job %s cannot deliver its compute of %.4g FLOP in its window [%d, %d) with any "
-            "effective mode", in.jobs[j].name, (*c.modes)[j].workload.compute_flops,
-            in.jobs[j].release_slot, in.jobs[j].deadline_slot);
+            "effective mode",
+            in.jobs[j].name, (*c.modes)[j].workload.compute_flops, in.jobs[j].release_slot,
+            in.jobs[j].deadline_slot);
         out.iterations = it;
         return out;
       }
@@ -408,8 +414,10 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
       theta *= 0.5;
       since_theta = 0;
     }
-    const double target = out.incumbent ? inc : best_bound + std::max(1.0, 0.05 * std::abs(best_bound));
-    const double step = theta * std::max(target - dual, 1e-9 * std::max(1.0, std::abs(dual))) / norm;
+    const double target =
+        out.incumbent ? inc : best_bound + std::max(1.0, 0.05 * std::abs(best_bound));
+    const double step =
+        theta * std::max(target - dual, 1e-9 * std::max(1.0, std::abs(dual))) / norm;
     for (int t = 0; t < slots; ++t) {
       lambda[t] += step * g_lambda[t];
       mu[t] = std::max(0.0, mu[t] + step * g_mu[t] * gpu_kw);

@@ -21,8 +21,8 @@ struct VertexProp {
 // Everything about an edge is precomputed here, so the resource extension function only
 // reads the arc: the graph is built once per solve and never changes during it.
 struct ArcProp {
-  int index = 0;          // edge index map required by r_c_shortest_paths (unused by it)
-  int mode = kWaitArc;    // graph mode of a train edge, kWaitArc for a wait edge
+  int index = 0;        // edge index map required by r_c_shortest_paths (unused by it)
+  int mode = kWaitArc;  // graph mode of a train edge, kWaitArc for a wait edge
   int start_slot = 0;
   int end_slot = 0;
   int from_segment = 0;

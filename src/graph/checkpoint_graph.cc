@@ -60,8 +60,7 @@ CheckpointGraph::CheckpointGraph(const Instance& instance, int job_index, const 
     unreachable_reason_ = absl::StrFormat(
         "job %s cannot finish: its fastest path needs %d slots but its window [%d, %d) has %d "
         "(short by %d slots)",
-        job.name, min_slots_to_finish_, release_, deadline_, window,
-        min_slots_to_finish_ - window);
+        job.name, min_slots_to_finish_, release_, deadline_, window, min_slots_to_finish_ - window);
   }
 }
 

@@ -34,14 +34,16 @@ IterationTime ModelIterationTime(const Job& job, const Site& site, const ModelCo
   if (a.p > 1) {
     // Point-to-point between stages: one send forward and one backward per micro-batch,
     // scattered over the q tensor ranks (scatter/gather optimisation).
-    t.pipeline_s = 2.0 * micro_batches * activation_bytes / a.q / (model.pp_bandwidth_gb_per_s * 1e9);
+    t.pipeline_s =
+        2.0 * micro_batches * activation_bytes / a.q / (model.pp_bandwidth_gb_per_s * 1e9);
   }
   if (a.d > 1) {
     // Ring all-reduce of the fp16 gradients of this rank's p q share of the model; the part
     // overlapped with the backward pass is hidden.
     const double gradient_bytes = 2.0 * job.params / (static_cast<double>(a.p) * a.q);
     const double ring = 2.0 * (a.d - 1) / a.d;
-    t.data_s = (1.0 - model.dp_overlap) * ring * gradient_bytes / (model.dp_bandwidth_gb_per_s * 1e9);
+    t.data_s =
+        (1.0 - model.dp_overlap) * ring * gradient_bytes / (model.dp_bandwidth_gb_per_s * 1e9);
   }
   return t;
 }

@@ -52,8 +52,8 @@ std::string LayoutDefect(const Job& job, const Site& site, const ModelCoefficien
   }
   if (job.batch % a.d != 0) return absl::StrCat("d=", a.d, " does not divide batch=", job.batch);
   if ((job.batch / a.d) % model.micro_batch_size != 0) {
-    return absl::StrCat("batch/d=", job.batch / a.d, " is not a multiple of micro_batch_size=",
-                        model.micro_batch_size);
+    return absl::StrCat("batch/d=", job.batch / a.d,
+                        " is not a multiple of micro_batch_size=", model.micro_batch_size);
   }
   const long long gpus = static_cast<long long>(a.p) * a.q * a.d;
   if (gpus > site.gpu_capacity) {
@@ -98,9 +98,8 @@ absl::StatusOr<JobModes> BuildJobModes(const Instance& instance, int job_index) 
   const double baseline_memory = ModeMemoryGb(job, model, job.baseline);
   if (baseline_memory > site.gpu_memory_gb) {
     return absl::InvalidArgumentError(absl::StrFormat(
-        "%s.baseline: (p,q,d)=(%d,%d,%d) needs %.1f GB per GPU, more than gpu_memory_gb=%g",
-        where, job.baseline.p, job.baseline.q, job.baseline.d, baseline_memory,
-        site.gpu_memory_gb));
+        "%s.baseline: (p,q,d)=(%d,%d,%d) needs %.1f GB per GPU, more than gpu_memory_gb=%g", where,
+        job.baseline.p, job.baseline.q, job.baseline.d, baseline_memory, site.gpu_memory_gb));
   }
 
   JobModes out;

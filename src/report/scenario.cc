@@ -15,8 +15,8 @@ namespace {
 struct ScenarioInfo {
   Scenario scenario;
   const char* name;
-  const char* description; // Table IV, "Main mechanism"
-  ScenarioTraits traits;         // Table III: BESS, checkpoint, 3D modes (+ waiting)
+  const char* description;  // Table IV, "Main mechanism"
+  ScenarioTraits traits;    // Table III: BESS, checkpoint, 3D modes (+ waiting)
 };
 
 // S3 has no checkpoints, so "waiting" there only means its divisible work may leave slots

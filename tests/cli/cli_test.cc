@@ -94,10 +94,10 @@ struct Outcome {
 // require an output directory to stay empty.
 Outcome RunCli(const std::vector<std::string>& args) {
   TempDir capture;
-  std::string command = "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=" +
-                        std::to_string(kSanitizerExit) +
-                        "\" UBSAN_OPTIONS=\"${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=" +
-                        std::to_string(kSanitizerExit) + "\" " + Quote(CKPTDP_CLI_PATH);
+  std::string command =
+      "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=" + std::to_string(kSanitizerExit) +
+      "\" UBSAN_OPTIONS=\"${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=" +
+      std::to_string(kSanitizerExit) + "\" " + Quote(CKPTDP_CLI_PATH);
   for (const std::string& arg : args) command += " " + Quote(arg);
   command += " >" + Quote((capture / "stdout").string()) + " 2>" +
              Quote((capture / "stderr").string()) + " </dev/null";
@@ -132,8 +132,8 @@ nlohmann::json ReadManifest(const fs::path& dir) {
 // series CSV path is made absolute so that the copy loads from anywhere.
 fs::path PaperCopy(const TempDir& dir, int gpu_capacity) {
   nlohmann::json paper = nlohmann::json::parse(ReadFile(kPaper));
-  paper["series"]["csv"] = (kSource / "instances" / paper["series"]["csv"].get<std::string>())
-                               .string();
+  paper["series"]["csv"] =
+      (kSource / "instances" / paper["series"]["csv"].get<std::string>()).string();
   paper["site"]["gpu_capacity"] = gpu_capacity;
   const fs::path path = dir / "paper_copy.json";
   WriteFile(path, paper.dump(2));
@@ -146,8 +146,8 @@ void ExpectRejected(const fs::path& file, const std::string& expected) {
   INFO("file: " << file.string());
   {
     TempDir out;
-    const Outcome r = RunCli({"solve", file.string(), "--out", (out / "OUT.json").string(),
-                              "--csv", (out / "OUT.csv").string()});
+    const Outcome r = RunCli({"solve", file.string(), "--out", (out / "OUT.json").string(), "--csv",
+                              (out / "OUT.csv").string()});
     INFO("solve stderr: " << r.err);
     CHECK(r.exit_code == kBadInput);
     CHECK(Contains(r.err, expected));
@@ -215,20 +215,20 @@ TEST_CASE("A rejected input leaves an existing output file as it was", "[cli]") 
 TEST_CASE("Usage errors exit 2 with a message", "[cli]") {
   const std::string paper = kPaper.string();
   const std::vector<std::vector<std::string>> cases = {
-      {},                                            // no subcommand
-      {"frobnicate"},                                // unknown subcommand
-      {"solve", paper, "--bogus"},                   // unknown flag
-      {"solve"},                                     // missing instance
-      {"solve", paper, "--out"},                     // flag without its argument
-      {"solve", paper, "--scenario", "S7"},          // no such scenario
-      {"solve", paper, "--scenario", ""},            // empty scenario
-      {"solve", paper, "--gap", "-1"},               // outside the option's range
-      {"solve", paper, "--gap", "abc"},              // not a number
-      {"solve", paper, "--time-limit", "-5"},        // negative time limit
-      {"solve", paper, "--threads", "1e9"},          // above the range
-      {"scenarios", paper, "--max-iterations", "0"}, // below the range
-      {"modes"},                                     // missing instance
-      {"check", paper},                              // missing result
+      {},                                                     // no subcommand
+      {"frobnicate"},                                         // unknown subcommand
+      {"solve", paper, "--bogus"},                            // unknown flag
+      {"solve"},                                              // missing instance
+      {"solve", paper, "--out"},                              // flag without its argument
+      {"solve", paper, "--scenario", "S7"},                   // no such scenario
+      {"solve", paper, "--scenario", ""},                     // empty scenario
+      {"solve", paper, "--gap", "-1"},                        // outside the option's range
+      {"solve", paper, "--gap", "abc"},                       // not a number
+      {"solve", paper, "--time-limit", "-5"},                 // negative time limit
+      {"solve", paper, "--threads", "1e9"},                   // above the range
+      {"scenarios", paper, "--max-iterations", "0"},          // below the range
+      {"modes"},                                              // missing instance
+      {"check", paper},                                       // missing result
       {"solve", (kSource / "does_not_exist.json").string()},  // no such file
   };
   for (const std::vector<std::string>& args : cases) {
@@ -259,8 +259,8 @@ TEST_CASE("help for all subcommands exits 0", "[cli]") {
 TEST_CASE("solve writes a result JSON and a CSV that check accepts", "[cli]") {
   TempDir dir;
   const fs::path out = dir / "result.json", csv = dir / "slots.csv";
-  const Outcome r = RunCli({"solve", kPaper.string(), "--scenario", "S1", "--out", out.string(),
-                            "--csv", csv.string()});
+  const Outcome r = RunCli(
+      {"solve", kPaper.string(), "--scenario", "S1", "--out", out.string(), "--csv", csv.string()});
   INFO("stderr: " << r.err);
   REQUIRE(r.exit_code == kSolved);
   CHECK_FALSE(r.out.empty());  // the human summary

@@ -29,7 +29,7 @@ struct JobSpec {
   int slots = 12;  // T
   int release = 0;
   int deadline = 12;
-  int segments = 3;                      // K
+  int segments = 3;                       // K
   std::vector<double> slots_per_segment;  // one mode each: l(m, dk) = ceil(dk * this)
   bool allow_wait = true;
   bool boundary_idle = false;
@@ -302,8 +302,8 @@ TEST_CASE("DP matches the r_c_shortest_paths oracle without side resources", "[p
   PathSolver solver;  // one workspace for all cases: reuse across graph sizes is tested too
   CompareStats stats;
   for (uint32_t seed = 1; seed <= 600; ++seed) {
-    CompareOnCase(seed, /*side_resources=*/false, /*max_window=*/16, /*brute_force=*/false,
-                  solver, stats);
+    CompareOnCase(seed, /*side_resources=*/false, /*max_window=*/16, /*brute_force=*/false, solver,
+                  stats);
   }
   // Guard against a generator that only makes infeasible graphs (a vacuous comparison).
   CHECK(stats.feasible * 4 >= stats.cases);
@@ -313,8 +313,8 @@ TEST_CASE("DP matches the r_c_shortest_paths oracle with min run length and paus
   PathSolver solver;
   CompareStats stats;
   for (uint32_t seed = 1001; seed <= 2200; ++seed) {
-    CompareOnCase(seed, /*side_resources=*/true, /*max_window=*/16, /*brute_force=*/false,
-                  solver, stats);
+    CompareOnCase(seed, /*side_resources=*/true, /*max_window=*/16, /*brute_force=*/false, solver,
+                  stats);
   }
   CHECK(stats.feasible * 4 >= stats.cases);
 }

@@ -71,9 +71,7 @@ TEST_CASE("A 1 s time limit is honoured on a 256-job, 336-slot instance", "[engi
   for (Scenario s : {Scenario::kS4, Scenario::kS6, Scenario::kS3}) ExpectHonoured(s, 1.0);
 }
 
-TEST_CASE("A zero time limit returns at once", "[engine]") {
-  ExpectHonoured(Scenario::kS6, 0.0);
-}
+TEST_CASE("A zero time limit returns at once", "[engine]") { ExpectHonoured(Scenario::kS6, 0.0); }
 
 }  // namespace
 }  // namespace ckptdp

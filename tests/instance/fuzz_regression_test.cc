@@ -50,8 +50,8 @@ bool Printable(const std::string& text) {
 }
 
 TEST_CASE("Fuzzer findings load cleanly", "[instance]") {
-  const fs::path base = fs::temp_directory_path() /
-                        ("ckptdp_fuzz_regression_" + std::to_string(::getpid()));
+  const fs::path base =
+      fs::temp_directory_path() / ("ckptdp_fuzz_regression_" + std::to_string(::getpid()));
   fs::create_directories(base);
   for (const fs::path& file : RegressionFiles()) {
     INFO("file: " << file.filename().string());

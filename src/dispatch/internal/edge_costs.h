@@ -9,9 +9,9 @@
 namespace ckptdp::internal {
 
 struct EdgeCosts {
-  int slots = 0;                 // T
+  int slots = 0;  // T
   int modes = 0;
-  std::vector<double> prefix;    // modes x (T + 1)
+  std::vector<double> prefix;  // modes x (T + 1)
   // next_blocked[m][t]: first slot >= t in which mode m does not fit the residual GPU or
   // power capacity (T if none). Empty: nothing is blocked.
   std::vector<int> next_blocked;  // modes x (T + 1)

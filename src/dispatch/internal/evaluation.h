@@ -22,9 +22,9 @@ struct ScenarioContext {
   const Instance* instance = nullptr;
   const std::vector<JobModes>* modes = nullptr;
   ScenarioTraits traits{};
-  PowerInputs power;                                  // battery flag per scenario
-  std::vector<std::unique_ptr<JobSubproblem>> jobs;   // one per job
-  std::vector<std::vector<int>> graph_mode_of;        // per job: feasible index -> mode or -1
+  PowerInputs power;                                 // battery flag per scenario
+  std::vector<std::unique_ptr<JobSubproblem>> jobs;  // one per job
+  std::vector<std::vector<int>> graph_mode_of;       // per job: feasible index -> mode or -1
 
   int slots() const { return instance->time.slots; }
   int num_jobs() const { return static_cast<int>(jobs.size()); }
@@ -56,9 +56,9 @@ void PriceLagrangian(const ScenarioContext& context, int job, const std::vector<
 // slots where they would exceed the residual GPU or site power capacity.
 // `net_shift_kw` (may be empty) is added to the load before pricing: the battery's net
 // charge, so that re-routing sees the load the grid actually serves.
-void PriceMarginal(const ScenarioContext& context, int job, const std::vector<double>& other_aidc_kw,
-                   const std::vector<int>& other_gpus, const std::vector<double>& net_shift_kw,
-                   EdgeCosts& costs);
+void PriceMarginal(const ScenarioContext& context, int job,
+                   const std::vector<double>& other_aidc_kw, const std::vector<int>& other_gpus,
+                   const std::vector<double>& net_shift_kw, EdgeCosts& costs);
 
 // Cost of `runs` under `costs` (the same prices the subproblem saw).
 double PlanCost(const ScenarioContext& context, int job, const std::vector<Run>& runs,

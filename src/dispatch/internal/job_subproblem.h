@@ -62,7 +62,7 @@ class IdealSubproblem final : public JobSubproblem {
  private:
   // DP over (slot, units done); returns the optimal value and fills `choice` if non-null.
   double RunDp(const EdgeCosts& costs, const std::vector<int>& units_per_slot,
-             std::vector<int>* choice);
+               std::vector<int>* choice);
 
   int release_, deadline_, units_;
   double slot_seconds_;
