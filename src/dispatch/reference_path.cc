@@ -52,7 +52,6 @@ struct Resources {
     return std::make_tuple(a.slot, a.cost, a.pauses, a.in_block, -a.block) <
            std::make_tuple(b.slot, b.cost, b.pauses, b.in_block, -b.block);
   }
-  friend bool operator==(const Resources& a, const Resources& b) = default;
 };
 
 // Resource extension: applies the operators' rules edge by edge, written from their
