@@ -126,6 +126,10 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
            &SolveOptions::max_iterations),
       Spec("stall-iterations", "stop when the bound has not improved for this many iterations",
            60.0, 1.0, 1e6, &SolveOptions::stall_iterations),
+      Spec("neighbourhood-stall",
+           "after the Lagrangian phase, stop the neighbourhood search after this many rounds "
+           "without improvement (0 = skip it)",
+           200.0, 0.0, 1e7, &SolveOptions::neighbourhood_stall_rounds),
   };
   return specs;
 }

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "absl/strings/str_format.h"
+#include "dispatch/internal/neighbourhood.h"
 #include "tbb/global_control.h"
 #include "tbb/parallel_for.h"
 #include "tbb/task_arena.h"
@@ -273,6 +274,7 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
   double best_bound = -kInf, theta = 1.0;
   int stall = 0, since_theta = 0, last_search = -1000;
   std::vector<double> g_lambda(slots), g_mu(slots);
+  std::vector<double> best_mu = mu;  // GPU shadow prices at the best bound
   double last_log = -kInf;
   auto log_line = [&](int it, double dual) {
     if (options.log == nullptr) return;
@@ -342,6 +344,7 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
     }
     if (best_bound == -kInf || dual > best_bound + 1e-9 * std::max(1.0, std::abs(best_bound))) {
       best_bound = dual;
+      best_mu = mu;
       stall = 0;
       since_theta = 0;
     } else {
@@ -425,6 +428,32 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
   }
   out.iterations = std::min(it, options.max_iterations);
   out.lower_bound = best_bound;
+  // The bound has converged (or the iterations are spent): the rest of the time goes to
+  // the primal side, where coordinated moves of several jobs close most of the gap.
+  if (out.incumbent && Clock::now() < deadline && out.status != SolveStatus::kOptimal &&
+      options.neighbourhood_stall_rounds > 0) {
+    NeighbourhoodOptions lns;
+    lns.stall_rounds = options.neighbourhood_stall_rounds;
+    const auto good_enough = [&](double cost) {
+      return RelativeGap(cost, best_bound) <= options.gap;
+    };
+    CKPTDP_ASSIGN_OR_RETURN(
+        const NeighbourhoodStats stats,
+        ImproveByNeighbourhoodSearch(c, *out.incumbent, best_mu, lns, deadline, good_enough));
+    out.neighbourhood_rounds = stats.rounds;
+    if (options.log != nullptr) {
+      *options.log << absl::StrFormat(
+          "%6s %14s %14.4f %14.4f %9.4f%% %8.2fs  neighbourhood search: %d rounds, %d "
+          "improvements\n",
+          "lns", "", best_bound, out.incumbent->cost_usd,
+          100.0 * RelativeGap(out.incumbent->cost_usd, best_bound), Seconds(start), stats.rounds,
+          stats.improvements);
+    }
+    if (Clock::now() >= deadline &&
+        RelativeGap(out.incumbent->cost_usd, best_bound) > options.gap) {
+      out.status = SolveStatus::kTimeLimit;
+    }
+  }
   if (out.incumbent && Clock::now() < deadline) {
     CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c, *out.incumbent, deadline));
     if (out.status != SolveStatus::kTimeLimit &&

@@ -147,16 +147,20 @@ absl::Status AddGraphJob(const Instance& instance, Scenario scenario, const JobM
   return absl::OkStatus();
 }
 
-// S3: one effective mode or none per slot, and the window's work covers C_j. Work is
-// counted in units of C_j so that the row's coefficients are of order 1.
+// S3: one effective (or the baseline) mode or none per slot, and the window's work covers C_j. Work
+// is counted in units of C_j so that the row's coefficients are of order 1.
 void AddIdealJob(const Instance& instance, const JobModes& modes, int j, MilpModel& model,
                  SlotTerms& slots) {
   const Job& job = instance.jobs[j];
   const double step_s = instance.time.StepHours() * 3600.0;
+  // The engine's mode set (graph.h): the effective modes plus the baseline, so that every
+  // schedule the engine can return, S4's warm start included, is a point of this model.
+  std::vector<int> slot_modes = modes.effective;
+  if (!modes.feasible[modes.baseline].effective) slot_modes.push_back(modes.baseline);
   Terms work;
   for (int t = job.release_slot; t < job.deadline_slot; ++t) {
     Terms one;
-    for (int m : modes.effective) {
+    for (int m : slot_modes) {
       const Mode& mode = modes.feasible[m];
       ColumnRole role;
       role.kind = ColumnKind::kSlotMode;

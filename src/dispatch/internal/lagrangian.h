@@ -16,6 +16,7 @@ struct EngineOutcome {
   std::optional<Evaluated> incumbent;  // always a fully feasible schedule when present
   double lower_bound = 0;
   int iterations = 0;
+  int neighbourhood_rounds = 0;
   SolveStatus status = SolveStatus::kFeasible;
   std::string diagnosis;  // when no incumbent: why
 };

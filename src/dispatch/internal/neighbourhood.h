@@ -1,0 +1,45 @@
+// Large-neighbourhood search (ruin and recreate) on a feasible schedule.
+//
+// Local search (ImproveByLocalSearch) moves one job at a time, so it stalls wherever the
+// GPU capacity is saturated: no single job can move into a full slot even when two jobs
+// trading slots would pay. Each round here removes a few jobs whose windows overlap,
+// re-inserts them one at a time, in random order, on their cheapest path against the exact
+// marginal cost of the load left in place plus a random share of the GPU shadow prices (the
+// Lagrangian mu, which stand in for the jobs not yet re-inserted), re-routes each once more
+// at the exact marginal cost, and keeps the new schedule if its exact evaluation (battery
+// DP included) is cheaper. The random choices come from a seeded generator and the search
+// is serial, so the result does not depend on the thread count. docs/engine.md.
+#ifndef CKPTDP_DISPATCH_INTERNAL_NEIGHBOURHOOD_H_
+#define CKPTDP_DISPATCH_INTERNAL_NEIGHBOURHOOD_H_
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "dispatch/internal/evaluation.h"
+
+namespace ckptdp::internal {
+
+struct NeighbourhoodOptions {
+  int max_removed = 6;     // jobs removed per round at most (at least 2 when there are 2)
+  int stall_rounds = 200;  // stop after this many rounds in a row without improvement
+  std::uint64_t seed = 1;  // of the round's random choices
+};
+
+struct NeighbourhoodStats {
+  int rounds = 0;
+  int improvements = 0;
+};
+
+// Improves `current` (feasible) in place. `gpu_price` is USD per GPU per slot (may be
+// empty: no anticipation). Stops after `options.stall_rounds` rounds without improvement,
+// at `deadline`, or as soon as `good_enough(cost)` holds for the incumbent cost.
+absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
+    ScenarioContext& context, Evaluated& current, const std::vector<double>& gpu_price,
+    const NeighbourhoodOptions& options, std::chrono::steady_clock::time_point deadline,
+    const std::function<bool(double)>& good_enough);
+
+}  // namespace ckptdp::internal
+
+#endif  // CKPTDP_DISPATCH_INTERNAL_NEIGHBOURHOOD_H_
