@@ -25,6 +25,8 @@ struct SolveOptions {
   int threads = 0;                       // worker threads for per-job subproblems (0 = all cores)
   int max_iterations = 400;              // Lagrangian iterations at most
   int stall_iterations = 60;             // stop when the bound has not improved for this many
+  int max_nodes = 20000;                 // branch-and-bound nodes after the root (0 = no branching)
+  int node_iterations = 40;              // Lagrangian iterations per branch-and-bound node
   int neighbourhood_stall_rounds = 200;  // neighbourhood search: stop after this many rounds
                                          // without improvement (0 = no neighbourhood search)
   double log_every_s = 0.0;       // log one line per iteration (0) or at most every N seconds

@@ -51,6 +51,7 @@ Metrics ComputeMetrics(const Instance& instance, const PowerDispatch& power, con
 struct SolverStats {
   double seconds = 0;
   int iterations = 0;
+  int nodes = 0;  // branch-and-bound nodes after the Lagrangian root
   int threads = 1;
 };
 

@@ -4,6 +4,7 @@
 
 #include "ckptdp/check.h"
 #include "cli/commands.h"
+#include "cli/load.h"
 
 namespace ckptdp::cli {
 
@@ -17,9 +18,9 @@ Command AddCheckCommand(CLI::App& parent) {
   app->add_option("instance", args->instance, "Instance JSON file")->required();
   app->add_option("result", args->result, "Result JSON file (ckptdp solve --out)")->required();
   return {app, [args]() -> int {
-            absl::StatusOr<Instance> instance = LoadInstance(args->instance);
-            if (!instance.ok()) return ReportError(instance.status());
-            absl::StatusOr<CheckReport> report = CheckResultFile(*instance, args->result);
+            LoadedInstance in = LoadInstanceOrReport(args->instance, BuildModes::kNo);
+            if (!in.ok()) return in.exit_code;
+            absl::StatusOr<CheckReport> report = CheckResultFile(in.instance, args->result);
             if (!report.ok()) return ReportError(report.status());
             std::cout << report->ToText();
             return report->ok() ? kExitSolved : kExitInfeasible;

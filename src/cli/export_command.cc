@@ -1,15 +1,14 @@
 // `ckptdp export INSTANCE --scenario S --format lp|mps -o FILE [--fix RESULT.json]`: writes
 // the exact MILP of section IV for one scenario, for an external MILP solver.
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include "absl/strings/str_format.h"
 #include "ckptdp/export.h"
 #include "ckptdp/instance.h"
 #include "ckptdp/modes.h"
 #include "cli/commands.h"
+#include "cli/load.h"
 
 namespace ckptdp::cli {
 namespace {
@@ -23,29 +22,19 @@ struct ExportArgs {
   bool quiet = false;
 };
 
-absl::StatusOr<std::string> ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError("cannot open " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 int RunExport(const ExportArgs& args) {
   absl::StatusOr<Scenario> scenario = ParseScenario(args.scenario);
   if (!scenario.ok()) return ReportError(scenario.status());
-  absl::StatusOr<Instance> instance = LoadInstance(args.instance);
-  if (!instance.ok()) return ReportError(instance.status());
-  absl::StatusOr<std::vector<JobModes>> modes = BuildAllModes(*instance);
-  if (!modes.ok()) return ReportError(modes.status());
-  absl::StatusOr<MilpModel> model = BuildMilp(*instance, *scenario, *modes);
+  LoadedInstance in = LoadInstanceOrReport(args.instance, BuildModes::kYes);
+  if (!in.ok()) return in.exit_code;
+  absl::StatusOr<MilpModel> model = BuildMilp(in.instance, *scenario, in.modes);
   if (!model.ok()) return ReportError(model.status());
   if (!args.fix.empty()) {
-    absl::StatusOr<std::string> json = ReadText(args.fix);
+    absl::StatusOr<std::string> json = ReadTextFile(args.fix);
     if (!json.ok()) return ReportError(json.status());
-    absl::StatusOr<Schedule> schedule = ScheduleFromResultJson(*json, *instance, *modes);
+    absl::StatusOr<Schedule> schedule = ScheduleFromResultJson(*json, in.instance, in.modes);
     if (!schedule.ok()) return ReportError(schedule.status());
-    if (absl::Status s = FixSchedule(*model, *instance, *modes, *schedule); !s.ok()) {
+    if (absl::Status s = FixSchedule(*model, in.instance, in.modes, *schedule); !s.ok()) {
       return ReportError(s);
     }
   }

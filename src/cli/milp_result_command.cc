@@ -1,9 +1,7 @@
 // `ckptdp milp-result INSTANCE --scenario S --solution CBC.sol [--out RESULT.json]`: reads a
 // CBC solution of `ckptdp export`'s model back into a result and checks it independently.
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include "absl/strings/str_format.h"
 #include "ckptdp/check.h"
@@ -11,6 +9,7 @@
 #include "ckptdp/instance.h"
 #include "ckptdp/modes.h"
 #include "cli/commands.h"
+#include "cli/load.h"
 
 namespace ckptdp::cli {
 namespace {
@@ -25,28 +24,25 @@ struct MilpResultArgs {
 int RunMilpResult(const MilpResultArgs& args) {
   absl::StatusOr<Scenario> scenario = ParseScenario(args.scenario);
   if (!scenario.ok()) return ReportError(scenario.status());
-  absl::StatusOr<Instance> instance = LoadInstance(args.instance);
-  if (!instance.ok()) return ReportError(instance.status());
-  absl::StatusOr<std::vector<JobModes>> modes = BuildAllModes(*instance);
-  if (!modes.ok()) return ReportError(modes.status());
+  LoadedInstance in = LoadInstanceOrReport(args.instance, BuildModes::kYes);
+  if (!in.ok()) return in.exit_code;
   // The model is rebuilt from the instance: the solution's names are matched against it.
-  absl::StatusOr<MilpModel> model = BuildMilp(*instance, *scenario, *modes);
+  absl::StatusOr<MilpModel> model = BuildMilp(in.instance, *scenario, in.modes);
   if (!model.ok()) return ReportError(model.status());
-  std::ifstream in(args.solution, std::ios::binary);
-  if (!in) return ReportError(absl::NotFoundError("cannot open " + args.solution));
-  std::ostringstream text;
-  text << in.rdbuf();
-  absl::StatusOr<MilpSolution> solution = ReadCbcSolution(text.str(), *model);
+  absl::StatusOr<std::string> text = ReadTextFile(args.solution);
+  if (!text.ok()) return ReportError(text.status());
+  absl::StatusOr<MilpSolution> solution = ReadCbcSolution(*text, *model);
   if (!solution.ok()) return ReportError(solution.status());
   std::cout << "solver: " << solution->status_line << "\n";
-  absl::StatusOr<Result> result = SolutionToResult(*instance, *scenario, *modes, *model, *solution);
+  absl::StatusOr<Result> result =
+      SolutionToResult(in.instance, *scenario, in.modes, *model, *solution);
   if (!result.ok()) return ReportError(result.status());
 
-  const std::string json = ResultToJson(*instance, *modes, *result);
+  const std::string json = ResultToJson(in.instance, in.modes, *result);
   if (!args.out.empty()) {
     if (absl::Status s = WriteFileAtomically(args.out, json); !s.ok()) return ReportError(s);
   }
-  absl::StatusOr<CheckReport> report = CheckResult(*instance, json);
+  absl::StatusOr<CheckReport> report = CheckResult(in.instance, json);
   if (!report.ok()) return ReportError(report.status());
   std::cout << absl::StrFormat("objective_usd %.6f (solver reported %.6f)\n", result->objective_usd,
                                solution->objective)

@@ -6,6 +6,7 @@
 #include "ckptdp/instance.h"
 #include "ckptdp/modes.h"
 #include "cli/commands.h"
+#include "cli/load.h"
 #include "nlohmann/json.hpp"
 
 namespace ckptdp::cli {
@@ -81,14 +82,12 @@ Command AddModesCommand(CLI::App& parent) {
   app->add_option("instance", args->instance, "Instance JSON file")->required();
   app->add_flag("--json", args->json, "Print one JSON object (every feasible mode) instead");
   return {app, [args]() -> int {
-            absl::StatusOr<Instance> instance = LoadInstance(args->instance);
-            if (!instance.ok()) return ReportError(instance.status());
-            absl::StatusOr<std::vector<JobModes>> modes = BuildAllModes(*instance);
-            if (!modes.ok()) return ReportError(modes.status());
+            LoadedInstance in = LoadInstanceOrReport(args->instance, BuildModes::kYes);
+            if (!in.ok()) return in.exit_code;
             if (args->json) {
-              std::cout << ToJson(*instance, *modes).dump(2) << "\n";
+              std::cout << ToJson(in.instance, in.modes).dump(2) << "\n";
             } else {
-              PrintTable(*instance, *modes);
+              PrintTable(in.instance, in.modes);
             }
             return kExitSolved;
           }};

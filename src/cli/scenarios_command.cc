@@ -6,6 +6,7 @@
 #include "ckptdp/engine.h"
 #include "ckptdp/result.h"
 #include "cli/commands.h"
+#include "cli/load.h"
 #include "cli/solve_options.h"
 #include "nlohmann/json.hpp"
 
@@ -19,8 +20,8 @@ struct ScenariosArgs {
 };
 
 int RunScenarios(const ScenariosArgs& args, const SolveOptions& base_options) {
-  absl::StatusOr<Instance> instance = LoadInstance(args.instance);
-  if (!instance.ok()) return ReportError(instance.status());
+  LoadedInstance in = LoadInstanceOrReport(args.instance, BuildModes::kNo);
+  if (!in.ok()) return in.exit_code;
   SolveOptions options = base_options;
   options.log = nullptr;
   nlohmann::json rows = nlohmann::json::array();
@@ -34,7 +35,7 @@ int RunScenarios(const ScenariosArgs& args, const SolveOptions& base_options) {
   }
   bool all_solved = true;
   for (Scenario s : AllScenarios()) {
-    absl::StatusOr<Result> r = SolveScenario(*instance, s, options);
+    absl::StatusOr<Result> r = SolveScenario(in.instance, s, options);
     if (!r.ok()) return ReportError(r.status());
     const Metrics& m = r->metrics;
     const bool has = !r->schedule.jobs.empty();
@@ -71,7 +72,8 @@ int RunScenarios(const ScenariosArgs& args, const SolveOptions& base_options) {
     }
   }
   if (args.json)
-    std::cout << nlohmann::json{{"instance", instance->name}, {"scenarios", rows}}.dump(2) << "\n";
+    std::cout << nlohmann::json{{"instance", in.instance.name}, {"scenarios", rows}}.dump(2)
+              << "\n";
   return all_solved ? kExitSolved : kExitInfeasible;
 }
 

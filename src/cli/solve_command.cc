@@ -6,6 +6,7 @@
 #include "ckptdp/engine.h"
 #include "ckptdp/result.h"
 #include "cli/commands.h"
+#include "cli/load.h"
 #include "cli/solve_options.h"
 
 namespace ckptdp::cli {
@@ -22,20 +23,18 @@ struct SolveArgs {
 int RunSolve(const SolveArgs& args, const SolveOptions& base_options) {
   absl::StatusOr<Scenario> scenario = ParseScenario(args.scenario);
   if (!scenario.ok()) return ReportError(scenario.status());
-  absl::StatusOr<Instance> instance = LoadInstance(args.instance);
-  if (!instance.ok()) return ReportError(instance.status());
-  absl::StatusOr<std::vector<JobModes>> modes = BuildAllModes(*instance);
-  if (!modes.ok()) return ReportError(modes.status());
+  LoadedInstance in = LoadInstanceOrReport(args.instance, BuildModes::kYes);
+  if (!in.ok()) return in.exit_code;
 
   SolveOptions options = base_options;
   options.log = args.quiet ? nullptr : &std::cerr;
-  absl::StatusOr<Result> result = SolveScenario(*instance, *scenario, options);
+  absl::StatusOr<Result> result = SolveScenario(in.instance, *scenario, options);
   if (!result.ok()) return ReportError(result.status());
 
   // The independent checker vets every result before anything is written: a schedule
   // that breaks a GPU, power or checkpoint rule is a bug, never an answer.
-  const std::string json = ResultToJson(*instance, *modes, *result);
-  absl::StatusOr<CheckReport> report = CheckResult(*instance, json);
+  const std::string json = ResultToJson(in.instance, in.modes, *result);
+  absl::StatusOr<CheckReport> report = CheckResult(in.instance, json);
   if (!report.ok()) return ReportError(report.status());
   if (!report->ok()) {
     std::cerr << "ckptdp: internal error: the result failed its independent check\n"
@@ -48,11 +47,11 @@ int RunSolve(const SolveArgs& args, const SolveOptions& base_options) {
     }
   }
   if (!args.csv.empty()) {
-    if (absl::Status s = WriteFileAtomically(args.csv, SlotsCsv(*instance, *result)); !s.ok()) {
+    if (absl::Status s = WriteFileAtomically(args.csv, SlotsCsv(in.instance, *result)); !s.ok()) {
       return ReportError(s);
     }
   }
-  if (!args.quiet) std::cout << HumanSummary(*instance, *modes, *result);
+  if (!args.quiet) std::cout << HumanSummary(in.instance, in.modes, *result);
   const bool no_schedule = result->schedule.jobs.empty();
   return no_schedule ? kExitInfeasible : kExitSolved;
 }

@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "ckptdp/sweep.h"
 #include "cli/commands.h"
+#include "cli/load.h"
 #include "cli/solve_options.h"
 #include "nlohmann/json.hpp"
 
@@ -94,11 +95,11 @@ int RunSweepCommand(const SweepArgs& args, const SolveOptions& options) {
   absl::StatusOr<Scenario> scenario = ParseScenario(args.scenario);
   if (!scenario.ok()) return ReportError(scenario.status());
   if (absl::Status s = CheckSweepParameter(args.param); !s.ok()) return ReportError(s);
-  absl::StatusOr<Instance> instance = LoadInstance(args.instance);
-  if (!instance.ok()) return ReportError(instance.status());
+  LoadedInstance in = LoadInstanceOrReport(args.instance, BuildModes::kNo);
+  if (!in.ok()) return in.exit_code;
   // A value that does not fit the parameter is a usage error, found before any solve.
   for (double v : args.values) {
-    absl::StatusOr<Instance> applied = ApplySweepParameter(*instance, args.param, v);
+    absl::StatusOr<Instance> applied = ApplySweepParameter(in.instance, args.param, v);
     if (!applied.ok()) return ReportError(applied.status());
   }
 
@@ -112,13 +113,13 @@ int RunSweepCommand(const SweepArgs& args, const SolveOptions& options) {
     progress(0, static_cast<int>(args.values.size()));
   }
   absl::StatusOr<std::vector<SweepPoint>> points =
-      RunSweep(*instance, *scenario, args.param, args.values, options, progress);
+      RunSweep(in.instance, *scenario, args.param, args.values, options, progress);
   if (show_progress) std::cerr << "\n";
   if (!points.ok()) return ReportError(points.status());
 
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const SweepPoint& p : *points) rows.push_back(PointJson(p));
-  const nlohmann::ordered_json doc = {{"instance", instance->name},
+  const nlohmann::ordered_json doc = {{"instance", in.instance.name},
                                       {"scenario", ScenarioName(*scenario)},
                                       {"param", args.param},
                                       {"points", std::move(rows)}};

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "dispatch/internal/baseline.h"
+#include "dispatch/internal/branch_and_bound.h"
 #include "dispatch/internal/evaluation.h"
 #include "dispatch/internal/lagrangian.h"
 #include "tbb/task_arena.h"
@@ -61,6 +62,7 @@ std::string DiagnoseCapacity(const Instance& instance, Scenario scenario,
   quick.max_iterations = options.max_iterations;
   quick.threads = options.threads;
   quick.diagnose_capacity = false;
+  quick.max_nodes = 0;  // a probe asks for a schedule, not for a proof of its optimality
   const double budget_s = std::min(std::max(2.0, options.time_limit_s / 4), remaining_s);
   quick.time_limit_s = std::min(std::max(1.0, std::min(10.0, options.time_limit_s / 8)), budget_s);
   const Clock::time_point until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
@@ -126,6 +128,11 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
            &SolveOptions::max_iterations),
       Spec("stall-iterations", "stop when the bound has not improved for this many iterations",
            60.0, 1.0, 1e6, &SolveOptions::stall_iterations),
+      Spec("max-nodes",
+           "branch-and-bound nodes at most after the Lagrangian root (0 = stop at the root)",
+           20000.0, 0.0, 1e9, &SolveOptions::max_nodes),
+      Spec("node-iterations", "Lagrangian iterations per branch-and-bound node", 40.0, 1.0, 1e6,
+           &SolveOptions::node_iterations),
       Spec("neighbourhood-stall",
            "after the Lagrangian phase, stop the neighbourhood search after this many rounds "
            "without improvement (0 = skip it)",
@@ -187,6 +194,7 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
     if (scenario == Scenario::kS6 || scenario == Scenario::kS3) {
       SolveOptions first = options;
       first.time_limit_s = options.time_limit_s / 2;
+      first.max_nodes = 0;  // a seed, not a proof
       if (first.log != nullptr) *first.log << "warm start: solving S4 first\n";
       internal::ScenarioContext s4 = internal::MakeContext(instance, modes, Scenario::kS4);
       CKPTDP_ASSIGN_OR_RETURN(internal::EngineOutcome warm,
@@ -200,6 +208,16 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
     CKPTDP_ASSIGN_OR_RETURN(
         internal::EngineOutcome outcome,
         internal::RunLagrangian(context, options, start, seed ? &*seed : nullptr));
+    // S3's bound rounds each slot's work up to whole work units, a relaxation that branching
+    // on levels does not tighten: branch and bound runs on the checkpoint graphs only.
+    if (traits.checkpoints && outcome.status != SolveStatus::kInfeasible &&
+        outcome.status != SolveStatus::kTimeLimit) {
+      const Clock::time_point deadline =
+          start + std::chrono::duration_cast<Clock::duration>(
+                      std::chrono::duration<double>(options.time_limit_s));
+      CKPTDP_RETURN_IF_ERROR(internal::BranchAndBound(context, options, start, deadline, outcome));
+    }
+    r.solver.nodes = outcome.nodes;
     r.status = outcome.status;
     r.solver.iterations = outcome.iterations;
     r.lower_bound_usd = outcome.lower_bound;

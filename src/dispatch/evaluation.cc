@@ -71,6 +71,7 @@ void PriceLagrangian(const ScenarioContext& context, int job, const std::vector<
   const double pue = context.instance->site.pue;
   costs.Resize(sub.num_modes(), slots);
   costs.next_blocked.clear();
+  costs.wait_forbidden.clear();
   for (int m = 0; m < sub.num_modes(); ++m) {
     double* row = costs.PrefixRow(m);
     const double kw = pue * sub.it_power_kw(m);
@@ -87,6 +88,7 @@ void PriceMarginal(const ScenarioContext& context, int job,
   const int slots = context.slots();
   costs.Resize(sub.num_modes(), slots);
   costs.next_blocked.assign(static_cast<size_t>(sub.num_modes()) * (slots + 1), slots);
+  costs.wait_forbidden.clear();
   for (int m = 0; m < sub.num_modes(); ++m) {
     double* row = costs.PrefixRow(m);
     int* blocked = costs.next_blocked.data() + static_cast<size_t>(m) * (slots + 1);

@@ -51,7 +51,7 @@ double IdealSubproblem::RunDp(const EdgeCosts& costs, const std::vector<int>& un
     for (int u = 0; u <= units_; ++u) {
       const double v = row[u];
       if (v == kInf) continue;
-      if (v < next[u]) {
+      if (v < next[u] && costs.WaitAllowed(t)) {
         next[u] = v;
         next_pred[u] = u * stride;
       }

@@ -1,15 +1,13 @@
 #include "dispatch/internal/lagrangian.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
 #include "absl/strings/str_format.h"
+#include "dispatch/internal/dual.h"
 #include "dispatch/internal/neighbourhood.h"
-#include "tbb/global_control.h"
-#include "tbb/parallel_for.h"
 #include "tbb/task_arena.h"
 
 namespace ckptdp::internal {
@@ -17,31 +15,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
-
-bool Improves(double candidate, double current) {
-  return candidate < current - 1e-9 * std::max(1.0, std::abs(current));
-}
-
-// Load band of the AIDC for the power subproblem: from the base load to the most the
-// jobs active in the slot could draw, never above the site cap.
-void LoadBand(const ScenarioContext& c, std::vector<double>& lo, std::vector<double>& hi) {
-  const Instance& in = *c.instance;
-  lo.assign(c.slots(), in.site.base_load_kw);
-  hi.assign(c.slots(), in.site.base_load_kw);
-  for (int j = 0; j < c.num_jobs(); ++j) {
-    double max_kw = 0;
-    for (int m = 0; m < c.jobs[j]->num_modes(); ++m) {
-      max_kw = std::max(max_kw, in.site.pue * c.jobs[j]->it_power_kw(m));
-    }
-    const Job& job = in.jobs[j];
-    for (int t = job.release_slot; t < job.deadline_slot; ++t) hi[t] += max_kw;
-  }
-  for (int t = 0; t < c.slots(); ++t) hi[t] = std::min(hi[t], in.site.site_power_cap_kw);
-}
 
 // Routes job j against the residual capacity left by `aidc` / `gpus` under the prices
 // (lambda, mu), adds its load and records its runs. False if no path fits.
@@ -56,51 +29,6 @@ bool PlaceJob(ScenarioContext& c, int j, const std::vector<double>& lambda,
   if (!p.feasible) return false;
   out.jobs[j] = p.runs;
   AddJobLoad(c, j, p.runs, +1, aidc, gpus);
-  return true;
-}
-
-// Builds a capacity-feasible schedule from the relaxed plans: plans that fit are kept
-// (largest GPU-slot footprint first), the others are re-routed against the residual
-// capacity under the same Lagrangian prices. Returns false if some job cannot be placed
-// or the deadline passes (each re-route is a full subproblem solve: seconds on large cases).
-bool RepairPlans(ScenarioContext& c, const std::vector<PathSolution>& plans,
-                 const std::vector<double>& lambda, const std::vector<double>& mu,
-                 Clock::time_point deadline, EdgeCosts& scratch, Schedule& out) {
-  const Instance& in = *c.instance;
-  const int jobs = c.num_jobs();
-  std::vector<long long> footprint(jobs, 0);
-  for (int j = 0; j < jobs; ++j) {
-    for (const Run& r : plans[j].runs) {
-      footprint[j] +=
-          static_cast<long long>(r.end_slot - r.start_slot) * (*c.modes)[j].feasible[r.mode].gpus;
-    }
-  }
-  std::vector<int> order(jobs);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return footprint[a] > footprint[b]; });
-
-  std::vector<double> aidc(c.slots(), in.site.base_load_kw);
-  std::vector<int> gpus(c.slots(), 0);
-  out.jobs.assign(jobs, {});
-  std::vector<int> deferred;
-  for (int j : order) {
-    AddJobLoad(c, j, plans[j].runs, +1, aidc, gpus);
-    bool fits = true;
-    for (int t = 0; t < c.slots() && fits; ++t) {
-      fits = gpus[t] <= in.site.gpu_capacity && aidc[t] <= in.site.site_power_cap_kw + 1e-6;
-    }
-    if (fits) {
-      out.jobs[j] = plans[j].runs;
-    } else {
-      AddJobLoad(c, j, plans[j].runs, -1, aidc, gpus);
-      deferred.push_back(j);
-    }
-  }
-  for (int j : deferred) {
-    if (Clock::now() >= deadline) return false;
-    if (!PlaceJob(c, j, lambda, mu, aidc, gpus, scratch, out)) return false;
-  }
   return true;
 }
 
@@ -161,6 +89,47 @@ bool PlaceByFootprint(ScenarioContext& c, const std::vector<double>& lambda,
 }
 
 }  // namespace
+
+bool RepairPlans(ScenarioContext& c, const std::vector<PathSolution>& plans,
+                 const std::vector<double>& lambda, const std::vector<double>& mu,
+                 Clock::time_point deadline, EdgeCosts& scratch, Schedule& out) {
+  const Instance& in = *c.instance;
+  const int jobs = c.num_jobs();
+  std::vector<long long> footprint(jobs, 0);
+  for (int j = 0; j < jobs; ++j) {
+    for (const Run& r : plans[j].runs) {
+      footprint[j] +=
+          static_cast<long long>(r.end_slot - r.start_slot) * (*c.modes)[j].feasible[r.mode].gpus;
+    }
+  }
+  std::vector<int> order(jobs);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return footprint[a] > footprint[b]; });
+
+  std::vector<double> aidc(c.slots(), in.site.base_load_kw);
+  std::vector<int> gpus(c.slots(), 0);
+  out.jobs.assign(jobs, {});
+  std::vector<int> deferred;
+  for (int j : order) {
+    AddJobLoad(c, j, plans[j].runs, +1, aidc, gpus);
+    bool fits = true;
+    for (int t = 0; t < c.slots() && fits; ++t) {
+      fits = gpus[t] <= in.site.gpu_capacity && aidc[t] <= in.site.site_power_cap_kw + 1e-6;
+    }
+    if (fits) {
+      out.jobs[j] = plans[j].runs;
+    } else {
+      AddJobLoad(c, j, plans[j].runs, -1, aidc, gpus);
+      deferred.push_back(j);
+    }
+  }
+  for (int j : deferred) {
+    if (Clock::now() >= deadline) return false;
+    if (!PlaceJob(c, j, lambda, mu, aidc, gpus, scratch, out)) return false;
+  }
+  return true;
+}
 
 absl::Status ImproveByLocalSearch(ScenarioContext& c, Evaluated& current,
                                   Clock::time_point deadline) {
@@ -241,9 +210,6 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
     }
   }
 
-  std::vector<double> load_lo, load_hi;
-  LoadBand(c, load_lo, load_hi);
-
   // Warm start: lambda_t is the marginal cost of power at the baseline load, mu = 0.
   std::vector<double> lambda(slots), mu(slots, 0.0);
   {
@@ -259,26 +225,21 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
           SlotCostUsd(c.power, t, base_load[t] + 1.0) - SlotCostUsd(c.power, t, base_load[t]);
     }
   }
-  // mu is in USD per GPU; scaled by the kW of one GPU it joins lambda in one step norm.
-  const double gpu_kw = in.site.pue * in.site.gpu_train_power_kw;
-
   const int threads =
       options.threads > 0 ? options.threads : tbb::this_task_arena::max_concurrency();
-  tbb::task_arena arena(threads);
-  std::vector<EdgeCosts> costs(jobs);
-  std::vector<PathSolution> plans(jobs);
-  std::vector<double> bounds(jobs);
+  DualEvaluator dual_at(c, threads);
+  // mu is in USD per GPU; scaled by the kW of one GPU it joins lambda in one step norm.
+  const double gpu_kw = dual_at.gpu_kw();
+  const std::vector<SlotRestriction> no_restrictions;
   EdgeCosts scratch;
 
   const double ceiling = CostCeiling(c);
   double best_bound = -kInf, theta = 1.0;
   int stall = 0, since_theta = 0, last_search = -1000;
-  std::vector<double> g_lambda(slots), g_mu(slots);
-  std::vector<double> best_mu = mu;  // GPU shadow prices at the best bound
   double last_log = -kInf;
   auto log_line = [&](int it, double dual) {
     if (options.log == nullptr) return;
-    const double t = Seconds(start);
+    const double t = SecondsSince(start);
     if (options.log_every_s > 0 && t - last_log < options.log_every_s) return;
     last_log = t;
     const double inc = out.incumbent ? out.incumbent->cost_usd : kInf;
@@ -301,68 +262,41 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
   }
   int it = 0;
   for (it = 1; it <= options.max_iterations; ++it) {
-    // One iteration solves every job's subproblem; on large instances (S3's DP over 2000
-    // work units, hundreds of jobs) that alone takes seconds. Past the deadline, start no
-    // more of them and drop the iteration: a bound needs every job.
-    std::atomic<bool> out_of_time{false};
-    arena.execute([&] {
-      tbb::parallel_for(0, jobs, [&](int j) {
-        if (out_of_time.load(std::memory_order_relaxed) || Clock::now() >= deadline) {
-          out_of_time.store(true, std::memory_order_relaxed);
-          return;
-        }
-        PriceLagrangian(c, j, lambda, mu, costs[j]);
-        plans[j] = c.jobs[j]->Solve(costs[j]);
-        bounds[j] = plans[j].feasible ? c.jobs[j]->LowerBound(costs[j], plans[j]) : kInf;
-      });
-    });
-    if (out_of_time.load()) {
+    CKPTDP_ASSIGN_OR_RETURN(const DualEvaluator::Outcome evaluated,
+                            dual_at.Evaluate(lambda, mu, no_restrictions, deadline));
+    if (evaluated == DualEvaluator::Outcome::kOutOfTime) {
       out.status = SolveStatus::kTimeLimit;
       --it;  // this iteration did not happen
       break;
     }
-    for (int j = 0; j < jobs; ++j) {
-      if (!plans[j].feasible) {
-        // Without capacity blocking the subproblem is feasible iff the job alone can
-        // finish; the idealised S3 rounding is conservative, so say so.
-        out.status = SolveStatus::kInfeasible;
-        out.diagnosis = absl::StrFormat(
-            "job %s cannot deliver its compute of %.4g FLOP in its window [%d, %d) with any "
-            "effective mode",
-            in.jobs[j].name, (*c.modes)[j].workload.compute_flops, in.jobs[j].release_slot,
-            in.jobs[j].deadline_slot);
-        out.iterations = it;
-        return out;
-      }
+    if (evaluated == DualEvaluator::Outcome::kJobInfeasible) {
+      // Without restrictions the subproblem is feasible iff the job alone can finish; the
+      // idealised S3 rounding is conservative, so say so.
+      const int j = dual_at.infeasible_job();
+      out.status = SolveStatus::kInfeasible;
+      out.diagnosis = absl::StrFormat(
+          "job %s cannot deliver its compute of %.4g FLOP in its window [%d, %d) with any "
+          "effective mode",
+          in.jobs[j].name, (*c.modes)[j].workload.compute_flops, in.jobs[j].release_slot,
+          in.jobs[j].deadline_slot);
+      out.iterations = it;
+      return out;
     }
-    CKPTDP_ASSIGN_OR_RETURN(PowerSubproblemSolution ps,
-                            SolvePowerSubproblem(c.power, lambda, load_lo, load_hi));
-    double dual = ps.value_usd;
-    for (int j = 0; j < jobs; ++j) dual += bounds[j];
-    for (int t = 0; t < slots; ++t) {
-      dual += lambda[t] * in.site.base_load_kw - mu[t] * in.site.gpu_capacity;
-    }
+    const std::vector<PathSolution>& plans = dual_at.plans();
+    const double dual = dual_at.value();
     if (best_bound == -kInf || dual > best_bound + 1e-9 * std::max(1.0, std::abs(best_bound))) {
       best_bound = dual;
-      best_mu = mu;
+      out.lambda = lambda;
+      out.mu = mu;
       stall = 0;
       since_theta = 0;
     } else {
       ++stall;
       ++since_theta;
     }
-
-    // Subgradients of the dualised constraints at the current plans.
-    std::vector<double> aidc(slots, in.site.base_load_kw);
-    std::vector<int> gpus(slots, 0);
-    for (int j = 0; j < jobs; ++j) AddJobLoad(c, j, plans[j].runs, +1, aidc, gpus);
-    double norm = 0;
-    for (int t = 0; t < slots; ++t) {
-      g_lambda[t] = aidc[t] - ps.load_kw[t];
-      g_mu[t] = (gpus[t] - in.site.gpu_capacity) * gpu_kw;
-      if (mu[t] <= 0 && g_mu[t] < 0) g_mu[t] = 0;  // projected: mu stays >= 0
-      norm += g_lambda[t] * g_lambda[t] + g_mu[t] * g_mu[t];
-    }
+    const std::vector<double>& g_lambda = dual_at.g_lambda();
+    const std::vector<double>& g_mu = dual_at.g_mu();
+    const double norm = dual_at.norm_squared();
 
     // Primal recovery from the relaxed plans. Until there is an incumbent, repair may run
     // half a second past the deadline: that buys the first schedule on large instances,
@@ -439,15 +373,15 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
     };
     CKPTDP_ASSIGN_OR_RETURN(
         const NeighbourhoodStats stats,
-        ImproveByNeighbourhoodSearch(c, *out.incumbent, best_mu, lns, deadline, good_enough));
+        ImproveByNeighbourhoodSearch(c, *out.incumbent, out.mu, lns, deadline, good_enough));
     out.neighbourhood_rounds = stats.rounds;
     if (options.log != nullptr) {
       *options.log << absl::StrFormat(
           "%6s %14s %14.4f %14.4f %9.4f%% %8.2fs  neighbourhood search: %d rounds, %d "
           "improvements\n",
           "lns", "", best_bound, out.incumbent->cost_usd,
-          100.0 * RelativeGap(out.incumbent->cost_usd, best_bound), Seconds(start), stats.rounds,
-          stats.improvements);
+          100.0 * RelativeGap(out.incumbent->cost_usd, best_bound), SecondsSince(start),
+          stats.rounds, stats.improvements);
     }
     if (Clock::now() >= deadline &&
         RelativeGap(out.incumbent->cost_usd, best_bound) > options.gap) {

@@ -11,10 +11,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-bool Improves(double candidate, double current) {
-  return candidate < current - 1e-9 * std::max(1.0, std::abs(current));
-}
-
 // A uniform draw from [0, n) that is the same on every standard library (unlike
 // std::uniform_int_distribution): results must not depend on the platform either.
 int Draw(std::mt19937_64& rng, int n) {

@@ -35,7 +35,7 @@ PathSolution PathSolver::SolvePlain(const CheckpointGraph& g, const EdgeCosts& c
       const int state = ti * width + k;
       const double v = value_[state];
       if (v == kInf) continue;
-      if (tau < deadline && WaitAllowed(g, k)) {
+      if (tau < deadline && WaitAllowed(g, k) && costs.WaitAllowed(tau)) {
         const int next = state + width;
         if (v < value_[next]) {
           value_[next] = v;
@@ -116,7 +116,7 @@ PathSolution PathSolver::SolveWithResources(const CheckpointGraph& g, const Edge
           const int state = index(ti, k, c, p);
           const double v = value_[state];
           if (v == kInf) continue;
-          if (tau < deadline) {
+          if (tau < deadline && costs.WaitAllowed(tau)) {
             if (c == 0) {
               if (WaitAllowed(g, k)) relax(state, index(ti + 1, k, 0, p), v, kWaitEdge);
             } else if (c == run_cap) {  // the block is long enough to stop

@@ -150,7 +150,8 @@ PathSolution ReferenceShortestPath(const CheckpointGraph& g, const EdgeCosts& co
   for (int t = release; t <= deadline; ++t) {
     for (int k = 0; k <= segments; ++k) {
       graph[vertex(t, k)] = VertexProp{t, k};
-      if (t < deadline && (k < segments ? g.allow_wait() : g.boundary_idle_allowed())) {
+      if (t < deadline && (k < segments ? g.allow_wait() : g.boundary_idle_allowed()) &&
+          costs.WaitAllowed(t)) {
         ArcProp wait{next_arc++, kWaitArc, t, t + 1, k, k, 0.0};
         boost::add_edge(vertex(t, k), vertex(t + 1, k), wait, graph);
       }

@@ -201,6 +201,7 @@ std::string ResultToJson(const Instance& instance, const std::vector<JobModes>& 
   json["metrics"] = MetricsJson(result.metrics, incumbent);
   json["solver"] = {{"seconds", result.solver.seconds},
                     {"iterations", result.solver.iterations},
+                    {"nodes", result.solver.nodes},
                     {"threads", result.solver.threads}};
   json["site"] = SiteJson(instance, result.scenario);
   json["slots"] = SlotsJson(instance, result);
@@ -281,9 +282,9 @@ std::string HumanSummary(const Instance& instance, const std::vector<JobModes>& 
   // StrFormat takes std::string_view; StrCat would not (Debian's Abseil has its own).
   absl::StrAppendFormat(&out, "scenario   %s (%s)\n", ScenarioName(result.scenario),
                         ScenarioDescription(result.scenario));
-  absl::StrAppendFormat(&out, "status     %s  (%.2f s, %d iterations, %d threads)\n",
+  absl::StrAppendFormat(&out, "status     %s  (%.2f s, %d iterations, %d nodes, %d threads)\n",
                         SolveStatusName(result.status), result.solver.seconds,
-                        result.solver.iterations, result.solver.threads);
+                        result.solver.iterations, result.solver.nodes, result.solver.threads);
   if (incumbent) {
     absl::StrAppendFormat(&out, "objective  %.2f USD  bound %.2f USD  gap %.4f%%\n",
                           result.objective_usd, result.lower_bound_usd, 100.0 * result.gap);

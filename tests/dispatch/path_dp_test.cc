@@ -146,6 +146,13 @@ void RequireValidPath(const CheckpointGraph& g, const EdgeCosts& costs, const Pa
       }
     }
   }
+  // Slots where branch and bound forbids waiting are covered by a run.
+  for (int t = g.release(); t < g.deadline(); ++t) {
+    if (costs.WaitAllowed(t)) continue;
+    INFO("slot " << t << " must be trained through");
+    REQUIRE(std::any_of(s.runs.begin(), s.runs.end(),
+                        [t](const Run& r) { return r.start_slot <= t && t < r.end_slot; }));
+  }
   const Run& last = s.runs.back();
   REQUIRE(last.end_slot - block_start >= g.min_run_slots());
   if (last.end_slot < g.deadline()) REQUIRE(g.boundary_idle_allowed());
@@ -173,7 +180,7 @@ class BruteForce {
       return;
     }
     const bool can_wait = k < K ? g_.allow_wait() : g_.boundary_idle_allowed();
-    if (can_wait && (block == 0 || block >= g_.min_run_slots())) {
+    if (can_wait && costs_.WaitAllowed(t) && (block == 0 || block >= g_.min_run_slots())) {
       const bool pause = block > 0 && k < K;
       if (!pause || g_.max_pauses() < 0 || pauses < g_.max_pauses()) {
         Visit(t + 1, k, 0, pauses + (pause ? 1 : 0), cost);
@@ -203,6 +210,7 @@ struct RandomCase {
   JobSpec spec;
   std::vector<std::vector<double>> slot_costs;
   std::vector<std::vector<bool>> blocked;  // empty: nothing blocked
+  std::vector<char> wait_forbidden;        // empty: waiting allowed everywhere
 };
 
 // A small random job. `side_resources` draws min_run_slots in 1..3 and max_pauses in -1..2;
@@ -242,6 +250,11 @@ RandomCase MakeRandomCase(uint32_t seed, bool side_resources, int max_window) {
       for (int t = 0; t < s.slots; ++t) row[t] = Chance(rng, percent);
     }
   }
+  // Branch and bound's "must train in slot t".
+  if (Chance(rng, 25)) {
+    c.wait_forbidden.assign(s.slots, 0);
+    for (char& f : c.wait_forbidden) f = Chance(rng, 15) ? 1 : 0;
+  }
   return c;
 }
 
@@ -271,6 +284,7 @@ void CompareOnCase(uint32_t seed, bool side_resources, int max_window, bool brut
   const CheckpointGraph g = fixture.Graph(c.spec.allow_wait);
   EdgeCosts costs = CostsFromSlots(c.slot_costs);
   if (!c.blocked.empty()) SetBlocked(costs, c.blocked);
+  costs.wait_forbidden = c.wait_forbidden;
 
   const PathSolution dp = solver.Solve(g, costs);
   const PathSolution ref = ReferenceShortestPath(g, costs);

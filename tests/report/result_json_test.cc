@@ -80,7 +80,7 @@ Result FeasibleResult() {
       {.aidc_kw = 356, .renewable_used_kw = 300, .grid_kw = 56, .soc_kwh = 1.5},
       {.aidc_kw = 612, .renewable_used_kw = 20, .grid_kw = 592},
   };
-  result.solver = SolverStats{.seconds = 1.25, .iterations = 17, .threads = 4};
+  result.solver = SolverStats{.seconds = 1.25, .iterations = 17, .nodes = 6, .threads = 4};
   return result;
 }
 
@@ -110,7 +110,8 @@ TEST_CASE("ResultToJson writes every documented key with its value", "[report]")
   CHECK(m.at("peak_power_kw").get<double>() == 612);
   CHECK(m.at("peak_gpus").get<int>() == 1024);
 
-  CHECK(j.at("solver") == json({{"seconds", 1.25}, {"iterations", 17}, {"threads", 4}}));
+  CHECK(j.at("solver") ==
+        json({{"seconds", 1.25}, {"iterations", 17}, {"nodes", 6}, {"threads", 4}}));
 
   const json& site = j.at("site");
   CHECK(site.at("step_minutes") == 60);

@@ -24,6 +24,7 @@ SolveOptions Quick() {
   SolveOptions o;
   o.max_iterations = 20;
   o.stall_iterations = 10;
+  o.max_nodes = 0;
   o.diagnose_capacity = false;
   return o;
 }

@@ -15,6 +15,10 @@ struct EdgeCosts {
   // next_blocked[m][t]: first slot >= t in which mode m does not fit the residual GPU or
   // power capacity (T if none). Empty: nothing is blocked.
   std::vector<int> next_blocked;  // modes x (T + 1)
+  // wait_forbidden[t] != 0: the job must train through slot t (no checkpoint wait, no idle
+  // before release of the slot, no idle after finishing). Empty: waiting is never forbidden.
+  // Branch and bound sets it; the engine's pricing leaves it empty.
+  std::vector<char> wait_forbidden;  // T
 
   void Resize(int num_modes, int num_slots) {
     modes = num_modes;
@@ -27,6 +31,7 @@ struct EdgeCosts {
     return row[b] - row[a];
   }
   double SlotCost(int m, int t) const { return Cost(m, t, t + 1); }
+  bool WaitAllowed(int t) const { return wait_forbidden.empty() || wait_forbidden[t] == 0; }
   bool Allowed(int m, int a, int b) const {
     return next_blocked.empty() || next_blocked[static_cast<size_t>(m) * (slots + 1) + a] >= b;
   }

@@ -4,6 +4,9 @@
 #ifndef CKPTDP_DISPATCH_INTERNAL_EVALUATION_H_
 #define CKPTDP_DISPATCH_INTERNAL_EVALUATION_H_
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -59,6 +62,17 @@ void PriceLagrangian(const ScenarioContext& context, int job, const std::vector<
 void PriceMarginal(const ScenarioContext& context, int job,
                    const std::vector<double>& other_aidc_kw, const std::vector<int>& other_gpus,
                    const std::vector<double>& net_shift_kw, EdgeCosts& costs);
+
+// Seconds of wall clock since `since` (the solver log's time column).
+inline double SecondsSince(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+// Whether a cost is better than the current one by more than round-off (relative 1e-9):
+// every improvement loop uses the same test, so none of them cycles on noise.
+inline bool Improves(double candidate, double current) {
+  return candidate < current - 1e-9 * std::max(1.0, std::abs(current));
+}
 
 // Cost of `runs` under `costs` (the same prices the subproblem saw).
 double PlanCost(const ScenarioContext& context, int job, const std::vector<Run>& runs,

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ckptdp/engine.h"
 #include "dispatch/internal/evaluation.h"
@@ -17,6 +18,8 @@ struct EngineOutcome {
   double lower_bound = 0;
   int iterations = 0;
   int neighbourhood_rounds = 0;
+  int nodes = 0;                   // branch-and-bound nodes solved after the root
+  std::vector<double> lambda, mu;  // the multipliers at the best bound
   SolveStatus status = SolveStatus::kFeasible;
   std::string diagnosis;  // when no incumbent: why
 };
@@ -26,6 +29,14 @@ struct EngineOutcome {
 absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& context, const SolveOptions& options,
                                             std::chrono::steady_clock::time_point start,
                                             const Schedule* seed = nullptr);
+
+// Builds a capacity-feasible schedule from relaxed plans: plans that fit are kept (largest
+// GPU-slot footprint first), the others are re-routed against the residual capacity under
+// the prices (lambda, mu). False if some job cannot be placed or the deadline passes (each
+// re-route is a full subproblem solve: seconds on large cases).
+bool RepairPlans(ScenarioContext& context, const std::vector<PathSolution>& plans,
+                 const std::vector<double>& lambda, const std::vector<double>& mu,
+                 std::chrono::steady_clock::time_point deadline, EdgeCosts& scratch, Schedule& out);
 
 // Primal improvement used by the engine (exposed for tests): re-routes one job at a time
 // against the exact marginal cost of the other jobs' load until no move helps.

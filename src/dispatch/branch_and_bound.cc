@@ -1,0 +1,316 @@
+#include "dispatch/internal/branch_and_bound.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "dispatch/internal/dual.h"
+
+namespace ckptdp::internal {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct Node {
+  long id = 0;
+  double bound = -kInf;  // valid for every schedule that satisfies `restrictions`
+  std::vector<SlotRestriction> restrictions;  // at most one per (job, slot)
+  std::vector<double> lambda, mu;             // warm start: the parent's best multipliers
+};
+
+// The level range (lo, hi] of (job, slot) at a node; `top` is the job's highest level.
+std::pair<int, int> Range(const std::vector<SlotRestriction>& rs, int job, int slot, int top) {
+  for (const SlotRestriction& r : rs) {
+    if (r.job == job && r.slot == slot) return {r.lo, r.hi};
+  }
+  return {-1, top};
+}
+
+std::vector<SlotRestriction> With(std::vector<SlotRestriction> rs, const SlotRestriction& add) {
+  for (SlotRestriction& r : rs) {
+    if (r.job == add.job && r.slot == add.slot) {
+      r = add;
+      return rs;
+    }
+  }
+  rs.push_back(add);
+  return rs;
+}
+
+// Level of a job's plan in each slot of its window (0 where it does not train).
+std::vector<int> PlanLevels(const ScenarioContext& c, int j, const std::vector<int>& level_of_mode,
+                            const std::vector<Run>& runs) {
+  const Job& job = c.instance->jobs[j];
+  std::vector<int> level(job.deadline_slot - job.release_slot, 0);
+  for (const Run& r : runs) {
+    const int m = c.graph_mode_of[j][r.mode];
+    for (int t = r.start_slot; t < r.end_slot; ++t) level[t - job.release_slot] = level_of_mode[m];
+  }
+  return level;
+}
+
+class Search {
+ public:
+  Search(ScenarioContext& c, const SolveOptions& options, Clock::time_point start,
+         Clock::time_point deadline, EngineOutcome& root)
+      : c_(c),
+        options_(options),
+        start_(start),
+        deadline_(deadline),
+        root_(root),
+        dual_(c, options.threads > 0 ? options.threads : tbb::this_task_arena::max_concurrency()) {}
+
+  absl::Status Run();
+
+ private:
+  struct NodeResult {
+    bool infeasible = false;
+    bool out_of_time = false;
+    double bound = -kInf;
+    std::vector<double> lambda, mu;
+    // usage[j][(t - release) * (levels + 1) + level]: weight of the relaxed plans' levels.
+    std::vector<std::vector<double>> usage;
+    std::vector<PathSolution> last_plans;
+  };
+  struct Branch {
+    bool found = false;
+    SlotRestriction left, right;
+  };
+
+  double Incumbent() const { return root_.incumbent->cost_usd; }
+  double Cutoff() const { return Incumbent() - options_.gap * std::abs(Incumbent()); }
+  absl::StatusOr<NodeResult> SolveNode(const Node& node);
+  absl::Status OfferPlans(const std::vector<PathSolution>& plans, const std::vector<double>& lambda,
+                          const std::vector<double>& mu);
+  absl::Status OfferSchedule(Schedule schedule, double* cost);
+  Branch ChooseBranch(const Node& node, const NodeResult& result) const;
+  void Log(const char* what, size_t open, double bound);
+
+  ScenarioContext& c_;
+  const SolveOptions& options_;
+  Clock::time_point start_, deadline_;
+  EngineOutcome& root_;
+  DualEvaluator dual_;
+  EdgeCosts scratch_;
+};
+
+absl::Status Search::OfferSchedule(Schedule schedule, double* cost) {
+  CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c_, std::move(schedule)));
+  if (cost != nullptr) *cost = e.feasible ? e.cost_usd : kInf;
+  if (!e.feasible || e.cost_usd >= Incumbent()) return absl::OkStatus();
+  CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, e, deadline_));
+  if (e.cost_usd < Incumbent()) root_.incumbent = std::move(e);
+  return absl::OkStatus();
+}
+
+absl::Status Search::OfferPlans(const std::vector<PathSolution>& plans,
+                                const std::vector<double>& lambda, const std::vector<double>& mu) {
+  Schedule repaired;
+  if (!RepairPlans(c_, plans, lambda, mu, deadline_, scratch_, repaired)) return absl::OkStatus();
+  return OfferSchedule(std::move(repaired), nullptr);
+}
+
+absl::StatusOr<Search::NodeResult> Search::SolveNode(const Node& node) {
+  const int slots = c_.slots(), jobs = c_.num_jobs();
+  NodeResult out;
+  out.lambda = node.lambda;
+  out.mu = node.mu;
+  out.usage.resize(jobs);
+  for (int j = 0; j < jobs; ++j) {
+    const Job& job = c_.instance->jobs[j];
+    out.usage[j].assign(
+        static_cast<size_t>(job.deadline_slot - job.release_slot) * (c_.jobs[j]->num_modes() + 1),
+        0.0);
+  }
+  std::vector<double> lambda = node.lambda, mu = node.mu;
+  double best = -kInf, theta = 0.5;
+  int since_best = 0;
+  for (int it = 1; it <= options_.node_iterations; ++it) {
+    CKPTDP_ASSIGN_OR_RETURN(const DualEvaluator::Outcome outcome,
+                            dual_.Evaluate(lambda, mu, node.restrictions, deadline_));
+    if (outcome == DualEvaluator::Outcome::kOutOfTime) {
+      out.out_of_time = true;
+      return out;
+    }
+    if (outcome == DualEvaluator::Outcome::kJobInfeasible) {
+      out.infeasible = true;  // some job has no path within the restrictions
+      return out;
+    }
+    const double value = dual_.value();
+    if (value > best) {
+      best = value;
+      out.lambda = lambda;
+      out.mu = mu;
+      since_best = 0;
+    } else if (++since_best >= 5) {
+      theta *= 0.5;
+      since_best = 0;
+    }
+    out.bound = std::max(node.bound, best);
+    out.last_plans = dual_.plans();
+    // Later plans are closer to the node's relaxed optimum: weight them more.
+    for (int j = 0; j < jobs; ++j) {
+      const std::vector<int> level = PlanLevels(c_, j, dual_.levels(j), out.last_plans[j].runs);
+      const int stride = c_.jobs[j]->num_modes() + 1;
+      for (size_t i = 0; i < level.size(); ++i) out.usage[j][i * stride + level[i]] += it;
+    }
+    if (out.bound >= Cutoff()) return out;  // pruned
+    if (it % 10 == 1) CKPTDP_RETURN_IF_ERROR(OfferPlans(out.last_plans, lambda, mu));
+    const double norm = dual_.norm_squared();
+    if (norm <= 1e-18) break;  // the relaxed plans fit the shared limits exactly
+    const double step = theta * std::max(Incumbent() - value, 1e-9 * std::abs(value)) / norm;
+    const double gpu_kw = dual_.gpu_kw();
+    for (int t = 0; t < slots; ++t) {
+      lambda[t] += step * dual_.g_lambda()[t];
+      mu[t] = std::max(0.0, mu[t] + step * dual_.g_mu()[t] * gpu_kw);
+    }
+  }
+  CKPTDP_RETURN_IF_ERROR(OfferPlans(out.last_plans, out.lambda, out.mu));
+  return out;
+}
+
+Search::Branch Search::ChooseBranch(const Node& node, const NodeResult& result) const {
+  const Instance& in = *c_.instance;
+  Branch b;
+  // 1. The most divided (job, slot) of the averaged relaxed plans.
+  double best_score = 1e-6;
+  for (int j = 0; j < c_.num_jobs(); ++j) {
+    const int top = c_.jobs[j]->num_modes(), stride = top + 1;
+    const Job& job = in.jobs[j];
+    for (int t = job.release_slot; t < job.deadline_slot; ++t) {
+      const auto [lo, hi] = Range(node.restrictions, j, t, top);
+      if (hi - lo <= 1) continue;
+      const double* w = &result.usage[j][static_cast<size_t>(t - job.release_slot) * stride];
+      double total = 0;
+      for (int l = 0; l <= top; ++l) total += w[l];
+      if (total <= 0) continue;
+      double below = 0;
+      for (int l = std::max(0, lo + 1); l < hi; ++l) {
+        below += w[l];
+        const double score = std::min(below, total - below) / total;
+        if (score > best_score) {
+          best_score = score;
+          b = {true, {j, t, lo, l}, {j, t, l, hi}};
+        }
+      }
+    }
+  }
+  if (b.found) return b;
+  // 2. A pair that takes part in a violation of the shared limits by the last plans.
+  std::vector<double> aidc(c_.slots(), in.site.base_load_kw);
+  std::vector<int> gpus(c_.slots(), 0);
+  for (int j = 0; j < c_.num_jobs(); ++j) {
+    AddJobLoad(c_, j, result.last_plans[j].runs, +1, aidc, gpus);
+  }
+  for (int t = 0; t < c_.slots() && !b.found; ++t) {
+    if (gpus[t] <= in.site.gpu_capacity && aidc[t] <= in.site.site_power_cap_kw + 1e-6) continue;
+    for (int j = 0; j < c_.num_jobs() && !b.found; ++j) {
+      const Job& job = in.jobs[j];
+      if (t < job.release_slot || t >= job.deadline_slot) continue;
+      const int level =
+          PlanLevels(c_, j, dual_.levels(j), result.last_plans[j].runs)[t - job.release_slot];
+      const auto [lo, hi] = Range(node.restrictions, j, t, c_.jobs[j]->num_modes());
+      if (level == 0 || hi - lo <= 1) continue;
+      const int split = level - 1 > lo ? level - 1 : level;  // lo < split < hi
+      b = {true, {j, t, lo, split}, {j, t, split, hi}};
+    }
+  }
+  if (b.found) return b;
+  // 3. Any pair with more than one level left.
+  for (int j = 0; j < c_.num_jobs() && !b.found; ++j) {
+    const Job& job = in.jobs[j];
+    for (int t = job.release_slot; t < job.deadline_slot && !b.found; ++t) {
+      const auto [lo, hi] = Range(node.restrictions, j, t, c_.jobs[j]->num_modes());
+      if (hi - lo <= 1) continue;
+      const int split = lo + (hi - lo) / 2;
+      b = {true, {j, t, lo, split}, {j, t, split, hi}};
+    }
+  }
+  return b;  // not found: every level is fixed, the node is a single load profile
+}
+
+void Search::Log(const char* what, size_t open, double bound) {
+  if (options_.log == nullptr) return;
+  *options_.log << absl::StrFormat("%6s %7d %7d %14.4f %14.4f %9.4f%% %8.2fs\n", what, root_.nodes,
+                                   static_cast<int>(open), bound, Incumbent(),
+                                   100.0 * RelativeGap(Incumbent(), bound), SecondsSince(start_));
+}
+
+absl::Status Search::Run() {
+  // Open nodes by (bound, id): the first is the best bound, ties in creation order.
+  std::map<std::pair<double, long>, Node> open;
+  open.emplace(std::make_pair(root_.lower_bound, 0L),
+               Node{0, root_.lower_bound, {}, root_.lambda, root_.mu});
+  long next_id = 1;
+  double closed = kInf;  // least bound of the nodes closed without being branched
+  if (options_.log != nullptr) {
+    *options_.log << absl::StrFormat("%6s %7s %7s %14s %14s %10s %9s\n", "b&b", "nodes", "open",
+                                     "bound", "incumbent", "gap", "time");
+  }
+  auto global_bound = [&] {
+    const double lowest_open = open.empty() ? kInf : open.begin()->first.first;
+    return std::max(root_.lower_bound, std::min({lowest_open, closed, Incumbent()}));
+  };
+  bool stopped_by_time = false;
+  while (!open.empty()) {
+    if (RelativeGap(Incumbent(), global_bound()) <= options_.gap) break;
+    if (root_.nodes >= options_.max_nodes) break;
+    if (Clock::now() >= deadline_) {
+      stopped_by_time = true;
+      break;
+    }
+    Node node = std::move(open.extract(open.begin()).mapped());
+    ++root_.nodes;
+    CKPTDP_ASSIGN_OR_RETURN(NodeResult result, SolveNode(node));
+    if (result.out_of_time) {
+      open.emplace(std::make_pair(node.bound, node.id), std::move(node));
+      stopped_by_time = true;
+      break;
+    }
+    if (result.infeasible) continue;  // no schedule in this node
+    if (result.bound >= Cutoff()) {
+      closed = std::min(closed, result.bound);
+    } else if (const Branch b = ChooseBranch(node, result); !b.found) {
+      // Every (job, slot) level is fixed: the relaxed plans are the node's only load profile.
+      Schedule s;
+      for (const PathSolution& p : result.last_plans) s.jobs.push_back(p.runs);
+      double cost = kInf;
+      CKPTDP_RETURN_IF_ERROR(OfferSchedule(std::move(s), &cost));
+      closed = std::min(closed, cost);
+    } else {
+      for (const SlotRestriction& r : {b.left, b.right}) {
+        Node child{next_id++, result.bound, With(node.restrictions, r), result.lambda, result.mu};
+        open.emplace(std::make_pair(child.bound, child.id), std::move(child));
+      }
+    }
+    if (root_.nodes % 100 == 0) Log("", open.size(), global_bound());
+  }
+  root_.lower_bound = global_bound();
+  Log("end", open.size(), root_.lower_bound);
+  if (RelativeGap(Incumbent(), root_.lower_bound) <= options_.gap) {
+    root_.status = SolveStatus::kOptimal;
+  } else if (stopped_by_time) {
+    root_.status = SolveStatus::kTimeLimit;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status BranchAndBound(ScenarioContext& context, const SolveOptions& options,
+                            Clock::time_point start, Clock::time_point deadline,
+                            EngineOutcome& root) {
+  if (!root.incumbent || root.lambda.empty() || options.max_nodes <= 0) return absl::OkStatus();
+  if (RelativeGap(root.incumbent->cost_usd, root.lower_bound) <= options.gap) {
+    return absl::OkStatus();
+  }
+  Search search(context, options, start, deadline, root);
+  return search.Run();
+}
+
+}  // namespace ckptdp::internal

@@ -1,0 +1,137 @@
+#include "dispatch/internal/dual.h"
+
+#include <algorithm>
+#include <atomic>
+#include <limits>
+#include <numeric>
+
+#include "tbb/parallel_for.h"
+
+namespace ckptdp::internal {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Load band of the AIDC for the power subproblem: from the base load to the most the
+// jobs active in the slot could draw, never above the site cap.
+void LoadBand(const ScenarioContext& c, std::vector<double>& lo, std::vector<double>& hi) {
+  const Instance& in = *c.instance;
+  lo.assign(c.slots(), in.site.base_load_kw);
+  hi.assign(c.slots(), in.site.base_load_kw);
+  for (int j = 0; j < c.num_jobs(); ++j) {
+    double max_kw = 0;
+    for (int m = 0; m < c.jobs[j]->num_modes(); ++m) {
+      max_kw = std::max(max_kw, in.site.pue * c.jobs[j]->it_power_kw(m));
+    }
+    const Job& job = in.jobs[j];
+    for (int t = job.release_slot; t < job.deadline_slot; ++t) hi[t] += max_kw;
+  }
+  for (int t = 0; t < c.slots(); ++t) hi[t] = std::min(hi[t], in.site.site_power_cap_kw);
+}
+
+}  // namespace
+
+std::vector<int> ModeLevels(const JobSubproblem& job) {
+  std::vector<int> order(job.num_modes());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    if (job.gpus(a) != job.gpus(b)) return job.gpus(a) < job.gpus(b);
+    return job.it_power_kw(a) < job.it_power_kw(b);
+  });
+  std::vector<int> level(job.num_modes());
+  for (int i = 0; i < job.num_modes(); ++i) level[order[i]] = i + 1;
+  return level;
+}
+
+void ApplyRestrictions(const ScenarioContext& c, int job,
+                       const std::vector<const SlotRestriction*>& restrictions,
+                       const std::vector<int>& level_of_mode, EdgeCosts& costs) {
+  if (restrictions.empty()) return;
+  const int slots = c.slots(), modes = c.jobs[job]->num_modes();
+  costs.next_blocked.assign(static_cast<size_t>(modes) * (slots + 1), slots);
+  costs.wait_forbidden.assign(slots, 0);
+  for (const SlotRestriction* r : restrictions) {
+    if (r->lo >= 0) costs.wait_forbidden[r->slot] = 1;
+    for (int m = 0; m < modes; ++m) {
+      if (level_of_mode[m] <= r->lo || level_of_mode[m] > r->hi) {
+        costs.next_blocked[static_cast<size_t>(m) * (slots + 1) + r->slot] = r->slot;
+      }
+    }
+  }
+  // next_blocked[t] = first blocked slot >= t, filled backwards from the marks.
+  for (int m = 0; m < modes; ++m) {
+    int* row = costs.next_blocked.data() + static_cast<size_t>(m) * (slots + 1);
+    for (int t = slots - 1; t >= 0; --t) {
+      if (row[t] != t) row[t] = row[t + 1];
+    }
+  }
+}
+
+DualEvaluator::DualEvaluator(ScenarioContext& context, int threads)
+    : c_(context),
+      arena_(threads),
+      costs_(context.num_jobs()),
+      plans_(context.num_jobs()),
+      bounds_(context.num_jobs()),
+      by_job_(context.num_jobs()),
+      g_lambda_(context.slots()),
+      g_mu_(context.slots()) {
+  LoadBand(c_, load_lo_, load_hi_);
+  for (int j = 0; j < c_.num_jobs(); ++j) levels_.push_back(ModeLevels(*c_.jobs[j]));
+  gpu_kw_ = c_.instance->site.pue * c_.instance->site.gpu_train_power_kw;
+}
+
+absl::StatusOr<DualEvaluator::Outcome> DualEvaluator::Evaluate(
+    const std::vector<double>& lambda, const std::vector<double>& mu,
+    const std::vector<SlotRestriction>& restrictions, Clock::time_point deadline) {
+  const Instance& in = *c_.instance;
+  const int slots = c_.slots(), jobs = c_.num_jobs();
+  for (auto& list : by_job_) list.clear();
+  for (const SlotRestriction& r : restrictions) by_job_[r.job].push_back(&r);
+
+  // On large instances (S3's DP over 2000 work units, hundreds of jobs) one evaluation
+  // takes seconds: past the deadline, start no more jobs and drop the evaluation.
+  std::atomic<bool> out_of_time{false};
+  arena_.execute([&] {
+    tbb::parallel_for(0, jobs, [&](int j) {
+      if (out_of_time.load(std::memory_order_relaxed) || Clock::now() >= deadline) {
+        out_of_time.store(true, std::memory_order_relaxed);
+        return;
+      }
+      PriceLagrangian(c_, j, lambda, mu, costs_[j]);
+      ApplyRestrictions(c_, j, by_job_[j], levels_[j], costs_[j]);
+      plans_[j] = c_.jobs[j]->Solve(costs_[j]);
+      bounds_[j] = plans_[j].feasible ? c_.jobs[j]->LowerBound(costs_[j], plans_[j]) : kInf;
+    });
+  });
+  if (out_of_time.load()) return Outcome::kOutOfTime;
+  for (int j = 0; j < jobs; ++j) {
+    if (!plans_[j].feasible) {
+      infeasible_job_ = j;
+      return Outcome::kJobInfeasible;
+    }
+  }
+  CKPTDP_ASSIGN_OR_RETURN(PowerSubproblemSolution ps,
+                          SolvePowerSubproblem(c_.power, lambda, load_lo_, load_hi_));
+  value_ = ps.value_usd;
+  for (int j = 0; j < jobs; ++j) value_ += bounds_[j];
+  for (int t = 0; t < slots; ++t) {
+    value_ += lambda[t] * in.site.base_load_kw - mu[t] * in.site.gpu_capacity;
+  }
+
+  // Subgradients of the dualised constraints at the current plans.
+  std::vector<double> aidc(slots, in.site.base_load_kw);
+  std::vector<int> gpus(slots, 0);
+  for (int j = 0; j < jobs; ++j) AddJobLoad(c_, j, plans_[j].runs, +1, aidc, gpus);
+  norm_ = 0;
+  for (int t = 0; t < slots; ++t) {
+    g_lambda_[t] = aidc[t] - ps.load_kw[t];
+    g_mu_[t] = (gpus[t] - in.site.gpu_capacity) * gpu_kw_;
+    if (mu[t] <= 0 && g_mu_[t] < 0) g_mu_[t] = 0;  // projected: mu stays >= 0
+    norm_ += g_lambda_[t] * g_lambda_[t] + g_mu_[t] * g_mu_[t];
+  }
+  return Outcome::kOk;
+}
+
+}  // namespace ckptdp::internal

@@ -1,0 +1,35 @@
+// Branch and bound on top of the Lagrangian relaxation: closes the integrality gap that the
+// Lagrangian bound (equal to the LP relaxation for S4) leaves, so that small instances are
+// solved to proven optimality without a MILP library.
+//
+// A node restricts some (job, slot) pairs to a range of "levels" (idle, then the job's
+// modes ordered by GPUs and power; dual.h). Its bound is the Lagrangian dual with those
+// restrictions, warm-started from its parent's multipliers: the job subproblems honour the
+// restrictions exactly (blocked modes, forbidden waits), so the bound is valid for every
+// schedule in the node. Nodes are taken best-bound first; a node is pruned when its bound
+// reaches the incumbent within the gap. Branching splits the level range of the (job,
+// slot) whose averaged relaxed plans are the most divided, so that both children cut off a
+// part of the relaxed solution; when the averages are integral it splits a pair that takes
+// part in a capacity violation, or any pair with more than one level left. Every split
+// shrinks a finite range, so the search is complete: with no node or time limit it ends
+// with a proof of optimality (or of infeasibility).
+#ifndef CKPTDP_DISPATCH_INTERNAL_BRANCH_AND_BOUND_H_
+#define CKPTDP_DISPATCH_INTERNAL_BRANCH_AND_BOUND_H_
+
+#include <chrono>
+
+#include "ckptdp/engine.h"
+#include "dispatch/internal/lagrangian.h"
+
+namespace ckptdp::internal {
+
+// Continues from the root outcome of RunLagrangian (its incumbent, bound and multipliers)
+// and updates it in place: a better incumbent, a higher bound, the status (kOptimal once
+// the gap is proven, kTimeLimit if the deadline stopped the search) and `nodes`.
+absl::Status BranchAndBound(ScenarioContext& context, const SolveOptions& options,
+                            std::chrono::steady_clock::time_point start,
+                            std::chrono::steady_clock::time_point deadline, EngineOutcome& root);
+
+}  // namespace ckptdp::internal
+
+#endif  // CKPTDP_DISPATCH_INTERNAL_BRANCH_AND_BOUND_H_

@@ -1,0 +1,75 @@
+// One evaluation of the Lagrangian dual function at multipliers (lambda, mu): every job's
+// subproblem in parallel (TBB), the exact power-side subproblem, the dual value (a valid
+// lower bound) and a subgradient. Shared by the root Lagrangian (lagrangian.cc) and the
+// nodes of branch and bound (branch_and_bound.cc), which add per-slot restrictions.
+#ifndef CKPTDP_DISPATCH_INTERNAL_DUAL_H_
+#define CKPTDP_DISPATCH_INTERNAL_DUAL_H_
+
+#include <chrono>
+#include <vector>
+
+#include "dispatch/internal/evaluation.h"
+#include "tbb/task_arena.h"
+
+namespace ckptdp::internal {
+
+// Branch and bound's restriction of one job in one slot. A job's "level" in a slot is 0
+// when it does not train and 1..M for its graph modes ordered by (GPUs, kW, index); the
+// restriction keeps the levels in (lo, hi]. lo >= 0 therefore means "must train".
+struct SlotRestriction {
+  int job = 0;
+  int slot = 0;
+  int lo = -1;
+  int hi = 0;
+  friend bool operator==(const SlotRestriction&, const SlotRestriction&) = default;
+};
+
+// level_of_mode[m] for the graph modes of one job (1-based; see SlotRestriction).
+std::vector<int> ModeLevels(const JobSubproblem& job);
+
+// Blocks, in `costs`, every mode whose level a restriction excludes, and forbids waiting
+// where a restriction requires training. `restrictions` are this job's only.
+void ApplyRestrictions(const ScenarioContext& context, int job,
+                       const std::vector<const SlotRestriction*>& restrictions,
+                       const std::vector<int>& level_of_mode, EdgeCosts& costs);
+
+class DualEvaluator {
+ public:
+  DualEvaluator(ScenarioContext& context, int threads);
+
+  enum class Outcome { kOk, kOutOfTime, kJobInfeasible };
+
+  // Evaluates the dual at (lambda, mu) under `restrictions` (may be empty). kOutOfTime if
+  // the deadline passed before every job was solved (no value then); kJobInfeasible if
+  // some job has no plan (infeasible_job() says which): the restricted problem is empty.
+  absl::StatusOr<Outcome> Evaluate(const std::vector<double>& lambda, const std::vector<double>& mu,
+                                   const std::vector<SlotRestriction>& restrictions,
+                                   std::chrono::steady_clock::time_point deadline);
+
+  double value() const { return value_; }
+  const std::vector<PathSolution>& plans() const { return plans_; }
+  const std::vector<double>& g_lambda() const { return g_lambda_; }  // kW
+  const std::vector<double>& g_mu() const { return g_mu_; }          // GPUs, in kW of GPU
+  double norm_squared() const { return norm_; }
+  int infeasible_job() const { return infeasible_job_; }
+  const std::vector<int>& levels(int job) const { return levels_[job]; }
+  // kW of one GPU at the meter: converts mu (USD per GPU) to the units of lambda.
+  double gpu_kw() const { return gpu_kw_; }
+
+ private:
+  ScenarioContext& c_;
+  tbb::task_arena arena_;
+  std::vector<double> load_lo_, load_hi_;
+  std::vector<std::vector<int>> levels_;
+  std::vector<EdgeCosts> costs_;
+  std::vector<PathSolution> plans_;
+  std::vector<double> bounds_;
+  std::vector<std::vector<const SlotRestriction*>> by_job_;
+  double value_ = 0, norm_ = 0, gpu_kw_ = 0;
+  std::vector<double> g_lambda_, g_mu_;
+  int infeasible_job_ = -1;
+};
+
+}  // namespace ckptdp::internal
+
+#endif  // CKPTDP_DISPATCH_INTERNAL_DUAL_H_

@@ -1,0 +1,101 @@
+// Branch and bound: restrictions are honoured exactly by the job subproblems (checked
+// against Boost's r_c_shortest_paths), and the search proves the optimum of small instances
+// (the MILP cross-check in tests/export/milp_test.cc compares the optimum with CBC's).
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "ckptdp/engine.h"
+#include "dispatch/internal/dual.h"
+#include "dispatch/internal/reference_path.h"
+#include "support/paths.h"
+
+namespace ckptdp::internal {
+namespace {
+
+Instance Load(const std::string& file) {
+  absl::StatusOr<Instance> in = LoadInstance(testing::SourcePath("instances/" + file));
+  REQUIRE(in.ok());
+  return *in;
+}
+
+TEST_CASE("Level restrictions are honoured and agree with the Boost oracle", "[bnb]") {
+  const Instance in = Load("small_3job_12slot.json");
+  const std::vector<JobModes> modes = *BuildAllModes(in);
+  ScenarioContext c = MakeContext(in, modes, Scenario::kS4);
+  std::mt19937 rng(12345);
+  std::vector<double> lambda(in.time.slots), mu(in.time.slots);
+  int feasible = 0, cases = 0;
+  for (int round = 0; round < 300; ++round) {
+    for (int t = 0; t < in.time.slots; ++t) {
+      lambda[t] = static_cast<double>(rng() % 1000) / 1e5;
+      mu[t] = static_cast<double>(rng() % 1000) / 1e6;
+    }
+    const int j = static_cast<int>(rng() % in.jobs.size());
+    auto& sub = static_cast<GraphSubproblem&>(*c.jobs[j]);
+    const std::vector<int> levels = ModeLevels(sub);
+    const int top = sub.num_modes();
+    std::vector<SlotRestriction> rs;
+    for (int k = 0; k < 3; ++k) {
+      const Job& job = in.jobs[j];
+      const int t =
+          job.release_slot + static_cast<int>(rng() % (job.deadline_slot - job.release_slot));
+      int a = static_cast<int>(rng() % (top + 2)) - 1, b = static_cast<int>(rng() % (top + 2)) - 1;
+      if (a > b) std::swap(a, b);
+      if (a == b) continue;
+      if (std::any_of(rs.begin(), rs.end(),
+                      [&](const SlotRestriction& r) { return r.slot == t; })) {
+        continue;
+      }
+      rs.push_back({j, t, a, b});
+    }
+    std::vector<const SlotRestriction*> ptrs;
+    for (const SlotRestriction& r : rs) ptrs.push_back(&r);
+    EdgeCosts costs;
+    PriceLagrangian(c, j, lambda, mu, costs);
+    ApplyRestrictions(c, j, ptrs, levels, costs);
+    const PathSolution dp = sub.Solve(costs);
+    const PathSolution ref = ReferenceShortestPath(sub.graph(), costs);
+    ++cases;
+    REQUIRE(dp.feasible == ref.feasible);
+    if (!dp.feasible) continue;
+    ++feasible;
+    CHECK(dp.cost == Approx(ref.cost).margin(1e-9));
+    for (const SlotRestriction& r : rs) {
+      int level = 0;
+      for (const Run& run : dp.runs) {
+        if (run.start_slot <= r.slot && r.slot < run.end_slot) {
+          level = levels[c.graph_mode_of[j][run.mode]];
+        }
+      }
+      INFO("slot " << r.slot << " level " << level << " in (" << r.lo << ", " << r.hi << "]");
+      CHECK(level > r.lo);
+      CHECK(level <= r.hi);
+    }
+  }
+  CHECK(feasible * 5 >= cases);  // not a vacuous comparison
+}
+
+TEST_CASE("Branch and bound proves the optimum of the small instances", "[bnb]") {
+  for (const char* file : {"small_2job_8slot.json", "small_limits_10slot.json"}) {
+    const Instance in = Load(file);
+    for (Scenario s : {Scenario::kS4, Scenario::kS6}) {
+      INFO(file << " " << ScenarioName(s));
+      SolveOptions root_only;
+      root_only.max_nodes = 0;
+      const absl::StatusOr<Result> root = SolveScenario(in, s, root_only);
+      const absl::StatusOr<Result> full = SolveScenario(in, s, SolveOptions{});
+      REQUIRE(root.ok());
+      REQUIRE(full.ok());
+      CHECK(root->solver.nodes == 0);
+      CHECK(full->solver.nodes > 0);
+      CHECK(full->status == SolveStatus::kOptimal);
+      CHECK(full->gap <= 1e-4);
+      CHECK(full->lower_bound_usd >= root->lower_bound_usd);
+      CHECK(full->objective_usd <= root->objective_usd);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ckptdp::internal

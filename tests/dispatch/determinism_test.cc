@@ -1,0 +1,58 @@
+// Same input, same output: the engine's result does not depend on the thread count, on
+// every shipped instance (issue #6). Iteration and node budgets, not time limits, end these
+// solves, so that the comparison is exact.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "ckptdp/engine.h"
+#include "support/paths.h"
+
+namespace ckptdp {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST_CASE("Every shipped instance gives the same result with 1, 2 and 8 threads", "[engine]") {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(testing::SourcePath("instances"))) {
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  REQUIRE(files.size() >= 6);
+  for (const fs::path& file : files) {
+    absl::StatusOr<Instance> in = LoadInstance(file.string());
+    REQUIRE(in.ok());
+    std::vector<Scenario> scenarios = {Scenario::kS4, Scenario::kS6};
+    // S3's subproblem is a DP over 2000 work units per job: seconds per iteration on the
+    // large generated instances, so it is compared on the small and paper ones.
+    if (in->jobs.size() <= 8) scenarios.push_back(Scenario::kS3);
+    for (Scenario s : scenarios) {
+      INFO(file.filename().string() << " " << ScenarioName(s));
+      std::vector<Result> results;
+      for (int threads : {1, 2, 8}) {
+        SolveOptions options;
+        options.threads = threads;
+        options.max_iterations = 15;
+        options.neighbourhood_stall_rounds = 20;
+        options.max_nodes = 10;
+        options.node_iterations = 5;
+        options.diagnose_capacity = false;
+        absl::StatusOr<Result> r = SolveScenario(*in, s, options);
+        REQUIRE(r.ok());
+        REQUIRE(r->status != SolveStatus::kTimeLimit);
+        results.push_back(*r);
+      }
+      for (size_t i = 1; i < results.size(); ++i) {
+        CHECK(results[i].status == results[0].status);
+        CHECK(results[i].schedule == results[0].schedule);
+        CHECK(results[i].objective_usd == results[0].objective_usd);
+        CHECK(results[i].lower_bound_usd == results[0].lower_bound_usd);
+        CHECK(results[i].solver.nodes == results[0].solver.nodes);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ckptdp
