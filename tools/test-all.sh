@@ -23,9 +23,10 @@ echo "== every plot kind, once, from small results"
 plots=$(mktemp -d)
 b=build/ckptdp
 i=instances/paper_2048gpu.json
-$b solve $i --scenario S6 --quiet --out "$plots/result.json"
+# A few hundred branch-and-bound nodes: the plots need results, not proofs of optimality.
+$b solve $i --scenario S6 --max-nodes 300 --quiet --out "$plots/result.json"
 $b modes $i --json > "$plots/modes.json"
-$b scenarios $i --json > "$plots/scenarios.json"
+$b scenarios $i --max-nodes 300 --json > "$plots/scenarios.json"
 $b sweep $i --scenario S6 --param gpu-capacity --values 1280,2048 --max-iterations 30 \
   --out "$plots/sweep.json" > /dev/null
 for f in result modes scenarios sweep; do

@@ -135,8 +135,8 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
            &SolveOptions::node_iterations),
       Spec("neighbourhood-stall",
            "after the Lagrangian phase, stop the neighbourhood search after this many rounds "
-           "without improvement (0 = skip it)",
-           200.0, 0.0, 1e7, &SolveOptions::neighbourhood_stall_rounds),
+           "per job (at least 100) without improvement (0 = skip it)",
+           20.0, 0.0, 1e6, &SolveOptions::neighbourhood_stall_rounds),
   };
   return specs;
 }

@@ -367,7 +367,8 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
   if (out.incumbent && Clock::now() < deadline && out.status != SolveStatus::kOptimal &&
       options.neighbourhood_stall_rounds > 0) {
     NeighbourhoodOptions lns;
-    lns.stall_rounds = options.neighbourhood_stall_rounds;
+    // Per job: a round touches a handful of jobs, so fleets need more rounds to try each.
+    lns.stall_rounds = std::max(100, options.neighbourhood_stall_rounds * c.num_jobs());
     const auto good_enough = [&](double cost) {
       return RelativeGap(cost, best_bound) <= options.gap;
     };

@@ -34,7 +34,7 @@ TEST_CASE("Every shipped instance gives the same result with 1, 2 and 8 threads"
         SolveOptions options;
         options.threads = threads;
         options.max_iterations = 15;
-        options.neighbourhood_stall_rounds = 20;
+        options.neighbourhood_stall_rounds = 1;
         options.max_nodes = 10;
         options.node_iterations = 5;
         options.diagnose_capacity = false;
