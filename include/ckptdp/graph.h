@@ -54,7 +54,11 @@ class CheckpointGraph {
   bool Reachable() const { return unreachable_reason_.empty(); }
   const std::string& UnreachableReason() const { return unreachable_reason_; }
   // Fewest slots from (release, 0) to segment K using the fastest path.
-  int MinimumSlotsToFinish() const { return min_slots_to_finish_; }
+  int MinimumSlotsToFinish() const { return min_slots_for_[segments_]; }
+  // Fewest slots to train `remaining` segments (0..K) from any checkpoint: edges do not
+  // depend on the segment they start from. Path algorithms use it to skip states from which
+  // the deadline cannot be met (a lower bound however modes are blocked or waits forbidden).
+  int MinimumSlotsFor(int remaining) const { return min_slots_for_[remaining]; }
 
   // Number of train edges (all (tau, k, mode, dk) that fit in the window), for benchmarks.
   long long CountTrainEdges() const;
@@ -68,7 +72,7 @@ class CheckpointGraph {
   std::vector<int> gpus_;
   std::vector<double> it_power_kw_;
   std::vector<int> duration_;
-  int min_slots_to_finish_ = 0;
+  std::vector<int> min_slots_for_;  // index: segments remaining, 0..K
   std::string unreachable_reason_;
 };
 

@@ -48,11 +48,29 @@ struct Metrics {
 Metrics ComputeMetrics(const Instance& instance, const PowerDispatch& power, const SlotLoad& load,
                        double reference_cost_usd);
 
+// Where the gap between the incumbent and the Lagrangian root bound sits, at the root's
+// best multipliers (lambda, mu). The three parts are non-negative and add up to
+// incumbent - root bound (weak duality, term by term):
+//   job_paths_usd      sum over jobs of what the job's path costs at the prices above its
+//                      cheapest path there: the price of choosing one path per job;
+//   idle_capacity_usd  sum over slots of mu_t times the GPUs left idle in slot t;
+//   power_side_usd     what serving the incumbent's load costs above the power side's
+//                      optimum at lambda (grid, curtailment and battery).
+// docs/engine.md explains how to read it.
+struct GapBreakdown {
+  bool available = false;  // flexible scenarios with an incumbent and multipliers
+  double root_bound_usd = 0;
+  double job_paths_usd = 0;
+  double idle_capacity_usd = 0;
+  double power_side_usd = 0;
+};
+
 struct SolverStats {
   double seconds = 0;
   int iterations = 0;
   int nodes = 0;  // branch-and-bound nodes after the Lagrangian root
   int threads = 1;
+  GapBreakdown gap_breakdown;
 };
 
 struct Result {

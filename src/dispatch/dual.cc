@@ -114,6 +114,7 @@ absl::StatusOr<DualEvaluator::Outcome> DualEvaluator::Evaluate(
   }
   CKPTDP_ASSIGN_OR_RETURN(PowerSubproblemSolution ps,
                           SolvePowerSubproblem(c_.power, lambda, load_lo_, load_hi_));
+  power_value_ = ps.value_usd;
   value_ = ps.value_usd;
   for (int j = 0; j < jobs; ++j) value_ += bounds_[j];
   for (int t = 0; t < slots; ++t) {
@@ -132,6 +133,38 @@ absl::StatusOr<DualEvaluator::Outcome> DualEvaluator::Evaluate(
     norm_ += g_lambda_[t] * g_lambda_[t] + g_mu_[t] * g_mu_[t];
   }
   return Outcome::kOk;
+}
+
+absl::StatusOr<GapBreakdown> ExplainGap(ScenarioContext& c, int threads,
+                                        const std::vector<double>& lambda,
+                                        const std::vector<double>& mu, const Evaluated& incumbent) {
+  GapBreakdown out;
+  const int slots = c.slots();
+  if (static_cast<int>(lambda.size()) != slots || static_cast<int>(mu.size()) != slots ||
+      !incumbent.feasible) {
+    return out;
+  }
+  const Instance& in = *c.instance;
+  DualEvaluator dual(c, threads);
+  CKPTDP_ASSIGN_OR_RETURN(const DualEvaluator::Outcome outcome,
+                          dual.Evaluate(lambda, mu, {}, Clock::time_point::max()));
+  if (outcome != DualEvaluator::Outcome::kOk) return out;
+  out.available = true;
+  out.root_bound_usd = dual.value();
+  EdgeCosts costs;
+  for (int j = 0; j < c.num_jobs(); ++j) {
+    PriceLagrangian(c, j, lambda, mu, costs);
+    out.job_paths_usd += PlanCost(c, j, incumbent.schedule.jobs[j], costs) - dual.job_bound(j);
+  }
+  // cost - bound = [cost - lambda . load - power optimum] + sum_j [path - bound_j]
+  //              + sum_t mu_t (capacity - gpus_t), with load = base + the jobs' load.
+  double lambda_load = 0;
+  for (int t = 0; t < slots; ++t) {
+    out.idle_capacity_usd += mu[t] * (in.site.gpu_capacity - incumbent.load.gpus[t]);
+    lambda_load += lambda[t] * incumbent.load.aidc_kw[t];
+  }
+  out.power_side_usd = incumbent.cost_usd - lambda_load - dual.power_value();
+  return out;
 }
 
 }  // namespace ckptdp::internal

@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "dispatch/internal/baseline.h"
 #include "dispatch/internal/branch_and_bound.h"
+#include "dispatch/internal/dual.h"
 #include "dispatch/internal/evaluation.h"
 #include "dispatch/internal/lagrangian.h"
 #include "tbb/task_arena.h"
@@ -216,6 +217,11 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
           start + std::chrono::duration_cast<Clock::duration>(
                       std::chrono::duration<double>(options.time_limit_s));
       CKPTDP_RETURN_IF_ERROR(internal::BranchAndBound(context, options, start, deadline, outcome));
+    }
+    if (outcome.incumbent) {
+      CKPTDP_ASSIGN_OR_RETURN(r.solver.gap_breakdown,
+                              internal::ExplainGap(context, r.solver.threads, outcome.lambda,
+                                                   outcome.mu, *outcome.incumbent));
     }
     r.solver.nodes = outcome.nodes;
     r.status = outcome.status;

@@ -372,9 +372,9 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
     const auto good_enough = [&](double cost) {
       return RelativeGap(cost, best_bound) <= options.gap;
     };
-    CKPTDP_ASSIGN_OR_RETURN(
-        const NeighbourhoodStats stats,
-        ImproveByNeighbourhoodSearch(c, *out.incumbent, out.mu, lns, deadline, good_enough));
+    CKPTDP_ASSIGN_OR_RETURN(const NeighbourhoodStats stats,
+                            ImproveByNeighbourhoodSearch(c, *out.incumbent, {out.lambda, out.mu},
+                                                         lns, deadline, good_enough));
     out.neighbourhood_rounds = stats.rounds;
     if (options.log != nullptr) {
       *options.log << absl::StrFormat(

@@ -37,34 +37,104 @@ void AddGpuPrice(const ScenarioContext& c, int job, const std::vector<double>& g
   }
 }
 
-// The seed job and up to max_removed - 1 others whose windows overlap it, in random order.
-std::vector<int> PickNeighbourhood(const Instance& in, int max_removed, std::mt19937_64& rng) {
-  const int jobs = static_cast<int>(in.jobs.size());
-  const int seed = Draw(rng, jobs);
-  const Job& s = in.jobs[seed];
-  std::vector<int> overlapping;
-  for (int j = 0; j < jobs; ++j) {
-    const Job& o = in.jobs[j];
-    if (j != seed && o.release_slot < s.deadline_slot && s.release_slot < o.deadline_slot) {
-      overlapping.push_back(j);
+// Replaces a share of each slot's marginal energy cost by the Lagrangian energy price
+// lambda_t per kW. With a battery the marginal cost against a fixed battery schedule
+// overstates what a load shift costs once the battery re-dispatches; lambda prices energy
+// as the relaxation does, battery included.
+void BlendEnergyPrice(const ScenarioContext& c, int job, const std::vector<double>& lambda,
+                      double share, EdgeCosts& costs) {
+  if (lambda.empty() || share == 0) return;
+  const JobSubproblem& sub = *c.jobs[job];
+  const double pue = c.instance->site.pue;
+  for (int m = 0; m < sub.num_modes(); ++m) {
+    double* row = costs.PrefixRow(m);
+    const double kw = pue * sub.it_power_kw(m);
+    double lagrangian = 0;
+    for (int t = 0; t < c.slots(); ++t) {
+      lagrangian += lambda[t] * kw;
+      row[t + 1] = (1 - share) * row[t + 1] + share * lagrangian;
     }
   }
-  Shuffle(rng, overlapping);
-  const int others = static_cast<int>(overlapping.size());
+}
+
+// Draws a job with probability proportional to `weight` (all zero: uniformly).
+int DrawWeighted(std::mt19937_64& rng, const std::vector<double>& weight) {
+  double total = 0;
+  for (double w : weight) total += w;
+  const int n = static_cast<int>(weight.size());
+  if (!(total > 0)) return Draw(rng, n);
+  // 53 random bits as a fraction in [0, 1): the same on every platform.
+  const double r = static_cast<double>(rng() >> 11) * 0x1.0p-53 * total;
+  double acc = 0;
+  for (int j = 0; j < n; ++j) {
+    acc += weight[j];
+    if (r < acc) return j;
+  }
+  return n - 1;
+}
+
+// The seed job and up to max_removed - 1 related others, in random order. Related means,
+// at random, either a window that overlaps the seed's, or training in the current schedule
+// in one slot where the seed trains: the jobs it competes with for that slot's capacity.
+std::vector<int> PickNeighbourhood(const ScenarioContext& c, const Schedule& schedule,
+                                   const std::vector<double>& seed_weight, int max_removed,
+                                   std::mt19937_64& rng) {
+  const Instance& in = *c.instance;
+  const int jobs = static_cast<int>(in.jobs.size());
+  const int seed = Draw(rng, 2) == 0 ? DrawWeighted(rng, seed_weight) : Draw(rng, jobs);
+  const Job& s = in.jobs[seed];
+  std::vector<int> related;
+  const std::vector<Run>& seed_runs = schedule.jobs[seed];
+  if (Draw(rng, 2) == 0 && !seed_runs.empty()) {
+    const Run& run = seed_runs[Draw(rng, static_cast<int>(seed_runs.size()))];
+    const int slot = run.start_slot + Draw(rng, run.end_slot - run.start_slot);
+    for (int j = 0; j < jobs; ++j) {
+      if (j == seed) continue;
+      for (const Run& r : schedule.jobs[j]) {
+        if (r.start_slot <= slot && slot < r.end_slot) {
+          related.push_back(j);
+          break;
+        }
+      }
+    }
+  } else {
+    for (int j = 0; j < jobs; ++j) {
+      const Job& o = in.jobs[j];
+      if (j != seed && o.release_slot < s.deadline_slot && s.release_slot < o.deadline_slot) {
+        related.push_back(j);
+      }
+    }
+  }
+  Shuffle(rng, related);
+  const int others = static_cast<int>(related.size());
   const int want = std::min(others, 1 + Draw(rng, std::max(1, max_removed - 1)));
-  std::vector<int> removed(overlapping.begin(), overlapping.begin() + want);
+  std::vector<int> removed(related.begin(), related.begin() + want);
   removed.push_back(seed);
   Shuffle(rng, removed);
   return removed;
 }
 
+// Each job's excess at the Lagrangian prices: what its current path costs above its
+// cheapest path there. The gap between the incumbent and the bound is mostly the sum of
+// these (docs/engine.md), so jobs with a large excess are the promising seeds.
+void ComputeExcess(ScenarioContext& c, const Schedule& schedule, const NeighbourhoodPrices& prices,
+                   EdgeCosts& costs, std::vector<double>& excess) {
+  excess.assign(c.num_jobs(), 0.0);
+  if (prices.lambda.empty() || prices.mu.empty()) return;
+  for (int j = 0; j < c.num_jobs(); ++j) {
+    PriceLagrangian(c, j, prices.lambda, prices.mu, costs);
+    const PathSolution best = c.jobs[j]->Solve(costs);
+    if (best.feasible)
+      excess[j] = std::max(0.0, PlanCost(c, j, schedule.jobs[j], costs) - best.cost);
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
-    ScenarioContext& c, Evaluated& current, const std::vector<double>& gpu_price,
+    ScenarioContext& c, Evaluated& current, const NeighbourhoodPrices& prices,
     const NeighbourhoodOptions& options, Clock::time_point deadline,
     const std::function<bool(double)>& good_enough) {
-  const Instance& in = *c.instance;
   const int slots = c.slots();
   NeighbourhoodStats stats;
   if (c.num_jobs() == 0 || !current.feasible) return stats;
@@ -76,16 +146,25 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
   // Rounds are deterministic given the removed jobs, their order and the share: on small
   // instances the same draw recurs often, and is skipped until the incumbent changes.
   std::set<std::vector<int>> tried;
+  std::vector<double> excess;
+  // Refreshing the excess costs one solve per job, as much as a few dozen rounds.
+  constexpr int kExcessRefreshRounds = 500;
   int since_improvement = 0;
   while (since_improvement < options.stall_rounds && Clock::now() < deadline &&
          !good_enough(current.cost_usd)) {
     ++stats.rounds;
     ++since_improvement;
-    const std::vector<int> removed = PickNeighbourhood(in, options.max_removed, rng);
+    if (stats.rounds % kExcessRefreshRounds == 1)
+      ComputeExcess(c, current.schedule, prices, costs, excess);
+    const std::vector<int> removed =
+        PickNeighbourhood(c, current.schedule, excess, options.max_removed, rng);
     const int share_index = Draw(rng, 3);
     const double share = kShares[share_index];
+    const int energy_index = prices.lambda.empty() ? 0 : Draw(rng, 3);
+    const double energy_share = kShares[energy_index];
     std::vector<int> key = removed;
     key.push_back(share_index);
+    key.push_back(energy_index);
     if (!tried.insert(std::move(key)).second) continue;
 
     // Pricing sees the load the grid serves under the current battery schedule; the exact
@@ -103,7 +182,8 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
     bool placed = true;
     for (int j : removed) {
       PriceMarginal(c, j, aidc, gpus, shift, costs);
-      AddGpuPrice(c, j, gpu_price, share, costs);
+      BlendEnergyPrice(c, j, prices.lambda, energy_share, costs);
+      AddGpuPrice(c, j, prices.mu, share, costs);
       PathSolution p = c.jobs[j]->Solve(costs);
       if (!p.feasible) {
         placed = false;

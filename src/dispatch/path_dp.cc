@@ -32,6 +32,9 @@ PathSolution PathSolver::SolvePlain(const CheckpointGraph& g, const EdgeCosts& c
   for (int ti = 0; ti < layers; ++ti) {
     const int tau = release + ti;
     for (int k = 0; k <= segments; ++k) {
+      // States from which the deadline is out of reach are skipped, and so are edges into
+      // them: on tight windows that is most of the graph, and no optimal path uses them.
+      if (g.MinimumSlotsFor(segments - k) > deadline - tau) continue;
       const int state = ti * width + k;
       const double v = value_[state];
       if (v == kInf) continue;
@@ -49,6 +52,7 @@ PathSolution PathSolver::SolvePlain(const CheckpointGraph& g, const EdgeCosts& c
           const int end = tau + g.duration(m, dk);
           // Durations grow with dk and a blocked slot stays blocked for longer edges.
           if (end > deadline || !costs.Allowed(m, tau, end)) break;
+          if (g.MinimumSlotsFor(segments - k - dk) > deadline - end) continue;
           const double c = v + costs.Cost(m, tau, end);
           const int next = (end - release) * width + k + dk;
           if (c < value_[next]) {
@@ -111,6 +115,7 @@ PathSolution PathSolver::SolveWithResources(const CheckpointGraph& g, const Edge
   for (int ti = 0; ti < layers; ++ti) {
     const int tau = release + ti;
     for (int k = 0; k <= segments; ++k) {
+      if (g.MinimumSlotsFor(segments - k) > deadline - tau) continue;  // as in SolvePlain
       for (int c = 0; c <= run_cap; ++c) {
         for (int p = 0; p <= pause_cap; ++p) {
           const int state = index(ti, k, c, p);
@@ -133,6 +138,7 @@ PathSolution PathSolver::SolveWithResources(const CheckpointGraph& g, const Edge
               const int l = g.duration(m, dk);
               const int end = tau + l;
               if (end > deadline || !costs.Allowed(m, tau, end)) break;
+              if (g.MinimumSlotsFor(segments - k - dk) > deadline - end) continue;
               const int c_next = std::min(run_cap, c + l);
               relax(state, index(end - release, k + dk, c_next, p), v + costs.Cost(m, tau, end),
                     m * max_dk + dk - 1);

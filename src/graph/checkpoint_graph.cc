@@ -44,23 +44,24 @@ CheckpointGraph::CheckpointGraph(const Instance& instance, int job_index, const 
     }
   }
 
-  // Fewest slots to cover all K segments (unbounded knapsack over edge lengths).
-  std::vector<int> best(segments_ + 1, INT_MAX);
-  best[0] = 0;
+  // Fewest slots to cover r segments, r = 0..K (unbounded knapsack over edge lengths).
+  // Clamped durations keep the sums far below INT_MAX.
+  min_slots_for_.assign(segments_ + 1, INT_MAX);
+  min_slots_for_[0] = 0;
   for (int k = 1; k <= segments_; ++k) {
     for (int mode = 0; mode < num_modes(); ++mode) {
       for (int dk = 1; dk <= std::min(k, max_dk_); ++dk) {
-        if (best[k - dk] == INT_MAX) continue;
-        best[k] = std::min(best[k], best[k - dk] + duration(mode, dk));
+        min_slots_for_[k] =
+            std::min(min_slots_for_[k], min_slots_for_[k - dk] + duration(mode, dk));
       }
     }
   }
-  min_slots_to_finish_ = best[segments_];
-  if (min_slots_to_finish_ > window) {
+  const int fewest = min_slots_for_[segments_];
+  if (fewest > window) {
     unreachable_reason_ = absl::StrFormat(
         "job %s cannot finish: its fastest path needs %d slots but its window [%d, %d) has %d "
         "(short by %d slots)",
-        job.name, min_slots_to_finish_, release_, deadline_, window, min_slots_to_finish_ - window);
+        job.name, fewest, release_, deadline_, window, fewest - window);
   }
 }
 

@@ -129,5 +129,35 @@ TEST_CASE("A job that cannot finish is diagnosed", "[engine]") {
   }
 }
 
+TEST_CASE("The root gap splits into job paths, idle priced GPUs and the power side", "[engine]") {
+  absl::StatusOr<Instance> small =
+      LoadInstance(testing::SourcePath("instances/small_3job_12slot.json"));
+  REQUIRE(small.ok());
+  const Instance& small_instance = *small;
+  for (const Instance* in : {&PaperInstance(), &small_instance}) {
+    for (Scenario s : {Scenario::kS3, Scenario::kS4, Scenario::kS6}) {
+      INFO(in->name << " " << ScenarioName(s));
+      SolveOptions root_only;
+      root_only.max_nodes = 0;
+      absl::StatusOr<Result> r = SolveScenario(*in, s, root_only);
+      REQUIRE(r.ok());
+      const GapBreakdown& g = r->solver.gap_breakdown;
+      REQUIRE(g.available);
+      const double tol = 1e-6 * std::max(1.0, std::abs(r->objective_usd));
+      // Without branch and bound the root bound is the reported bound.
+      CHECK(g.root_bound_usd == Approx(r->lower_bound_usd).margin(tol));
+      CHECK(g.job_paths_usd >= -tol);
+      CHECK(g.idle_capacity_usd >= -tol);
+      CHECK(g.power_side_usd >= -tol);
+      CHECK(g.job_paths_usd + g.idle_capacity_usd + g.power_side_usd ==
+            Approx(r->objective_usd - g.root_bound_usd).margin(tol));
+    }
+  }
+  // Fixed trajectories are solved exactly: nothing to explain.
+  absl::StatusOr<Result> s1 = SolveScenario(*small, Scenario::kS1, SolveOptions{});
+  REQUIRE(s1.ok());
+  CHECK(!s1->solver.gap_breakdown.available);
+}
+
 }  // namespace
 }  // namespace ckptdp

@@ -80,7 +80,8 @@ Result FeasibleResult() {
       {.aidc_kw = 356, .renewable_used_kw = 300, .grid_kw = 56, .soc_kwh = 1.5},
       {.aidc_kw = 612, .renewable_used_kw = 20, .grid_kw = 592},
   };
-  result.solver = SolverStats{.seconds = 1.25, .iterations = 17, .nodes = 6, .threads = 4};
+  result.solver =
+      SolverStats{.seconds = 1.25, .iterations = 17, .nodes = 6, .threads = 4, .gap_breakdown = {}};
   return result;
 }
 

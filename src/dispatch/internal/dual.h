@@ -47,6 +47,9 @@ class DualEvaluator {
                                    std::chrono::steady_clock::time_point deadline);
 
   double value() const { return value_; }
+  // The parts of value(): each job's subproblem bound and the power side's optimum.
+  double job_bound(int job) const { return bounds_[job]; }
+  double power_value() const { return power_value_; }
   const std::vector<PathSolution>& plans() const { return plans_; }
   const std::vector<double>& g_lambda() const { return g_lambda_; }  // kW
   const std::vector<double>& g_mu() const { return g_mu_; }          // GPUs, in kW of GPU
@@ -65,10 +68,15 @@ class DualEvaluator {
   std::vector<PathSolution> plans_;
   std::vector<double> bounds_;
   std::vector<std::vector<const SlotRestriction*>> by_job_;
-  double value_ = 0, norm_ = 0, gpu_kw_ = 0;
+  double value_ = 0, power_value_ = 0, norm_ = 0, gpu_kw_ = 0;
   std::vector<double> g_lambda_, g_mu_;
   int infeasible_job_ = -1;
 };
+
+// The gap breakdown (ckptdp/result.h) of a feasible `incumbent` at (lambda, mu).
+absl::StatusOr<GapBreakdown> ExplainGap(ScenarioContext& context, int threads,
+                                        const std::vector<double>& lambda,
+                                        const std::vector<double>& mu, const Evaluated& incumbent);
 
 }  // namespace ckptdp::internal
 

@@ -27,16 +27,22 @@ struct NeighbourhoodOptions {
   std::uint64_t seed = 1;  // of the round's random choices
 };
 
+// The Lagrangian multipliers at the best bound (either may be empty: no anticipation).
+struct NeighbourhoodPrices {
+  std::vector<double> lambda;  // USD per kW of AIDC load per slot
+  std::vector<double> mu;      // USD per GPU per slot
+};
+
 struct NeighbourhoodStats {
   int rounds = 0;
   int improvements = 0;
 };
 
-// Improves `current` (feasible) in place. `gpu_price` is USD per GPU per slot (may be
-// empty: no anticipation). Stops after `options.stall_rounds` rounds without improvement,
-// at `deadline`, or as soon as `good_enough(cost)` holds for the incumbent cost.
+// Improves `current` (feasible) in place; `prices` steer the re-insertion (see above). Stops after
+// `options.stall_rounds` rounds without improvement, at `deadline`, or as soon as
+// `good_enough(cost)` holds for the incumbent cost.
 absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
-    ScenarioContext& context, Evaluated& current, const std::vector<double>& gpu_price,
+    ScenarioContext& context, Evaluated& current, const NeighbourhoodPrices& prices,
     const NeighbourhoodOptions& options, std::chrono::steady_clock::time_point deadline,
     const std::function<bool(double)>& good_enough);
 
