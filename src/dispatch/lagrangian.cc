@@ -191,7 +191,8 @@ absl::Status ImproveByLocalSearch(ScenarioContext& c, Evaluated& current,
 }
 
 absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptions& options,
-                                            Clock::time_point start, const Schedule* seed) {
+                                            Clock::time_point start, const Schedule* seed,
+                                            const SearchDeadline& search_deadline) {
   const Instance& in = *c.instance;
   const int slots = c.slots(), jobs = c.num_jobs();
   const Clock::time_point deadline =
@@ -362,9 +363,10 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
   }
   out.iterations = std::min(it, options.max_iterations);
   out.lower_bound = best_bound;
+  const Clock::time_point search_until = search_deadline ? search_deadline(Clock::now()) : deadline;
   // The bound has converged (or the iterations are spent): the rest of the time goes to
   // the primal side, where coordinated moves of several jobs close most of the gap.
-  if (out.incumbent && Clock::now() < deadline && out.status != SolveStatus::kOptimal &&
+  if (out.incumbent && Clock::now() < search_until && out.status != SolveStatus::kOptimal &&
       options.neighbourhood_stall_rounds > 0) {
     NeighbourhoodOptions lns;
     // Per job: a round touches a handful of jobs, so fleets need more rounds to try each.
@@ -374,7 +376,7 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
     };
     CKPTDP_ASSIGN_OR_RETURN(const NeighbourhoodStats stats,
                             ImproveByNeighbourhoodSearch(c, *out.incumbent, {out.lambda, out.mu},
-                                                         lns, deadline, good_enough));
+                                                         lns, search_until, good_enough));
     out.neighbourhood_rounds = stats.rounds;
     if (options.log != nullptr) {
       *options.log << absl::StrFormat(
@@ -384,13 +386,13 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
           100.0 * RelativeGap(out.incumbent->cost_usd, best_bound), SecondsSince(start),
           stats.rounds, stats.improvements);
     }
-    if (Clock::now() >= deadline &&
+    if (Clock::now() >= search_until &&
         RelativeGap(out.incumbent->cost_usd, best_bound) > options.gap) {
       out.status = SolveStatus::kTimeLimit;
     }
   }
-  if (out.incumbent && Clock::now() < deadline) {
-    CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c, *out.incumbent, deadline));
+  if (out.incumbent && Clock::now() < search_until) {
+    CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c, *out.incumbent, search_until));
     if (out.status != SolveStatus::kTimeLimit &&
         RelativeGap(out.incumbent->cost_usd, best_bound) <= options.gap) {
       out.status = SolveStatus::kOptimal;

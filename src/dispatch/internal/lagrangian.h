@@ -4,6 +4,7 @@
 #define CKPTDP_DISPATCH_INTERNAL_LAGRANGIAN_H_
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,11 +25,18 @@ struct EngineOutcome {
   std::string diagnosis;  // when no incumbent: why
 };
 
+// When the primal search after the Lagrangian phase must stop, given when that phase
+// ended. Empty: at the time limit.
+using SearchDeadline = std::function<std::chrono::steady_clock::time_point(
+    std::chrono::steady_clock::time_point lagrangian_end)>;
+
 // `seed`, when given, is a feasible schedule of this scenario to start from (S6 and S3
-// start from S4's incumbent, which is feasible for both).
+// start from S4's incumbent, which is feasible for both). The Lagrangian phase stops at
+// the time limit, the search after it at `search_deadline` (which may be later).
 absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& context, const SolveOptions& options,
                                             std::chrono::steady_clock::time_point start,
-                                            const Schedule* seed = nullptr);
+                                            const Schedule* seed = nullptr,
+                                            const SearchDeadline& search_deadline = {});
 
 // Builds a capacity-feasible schedule from relaxed plans: plans that fit are kept (largest
 // GPU-slot footprint first), the others are re-routed against the residual capacity under
