@@ -236,7 +236,7 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
 
   const double ceiling = CostCeiling(c);
   double best_bound = -kInf, theta = 1.0;
-  int stall = 0, since_theta = 0, last_search = -1000;
+  int stall = 0, since_theta = 0, last_search = -1000, last_repair_gain = 0;
   double last_log = -kInf;
   auto log_line = [&](int it, double dual) {
     if (options.log == nullptr) return;
@@ -304,10 +304,14 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
     // and the time limit is promised within a second, not exactly.
     const Clock::time_point repair_deadline =
         out.incumbent ? deadline : deadline + std::chrono::milliseconds(500);
+    // Repair costs about a third of an iteration on fleets and, once it has stopped
+    // finding better schedules, rarely pays: then it runs every 5th iteration only.
+    const bool try_repair = !out.incumbent || it - last_repair_gain <= 10 || it % 5 == 0;
     Schedule repaired;
     const bool placed =
-        RepairPlans(c, plans, lambda, mu, repair_deadline, scratch, repaired) ||
-        (!out.incumbent && PlaceByFootprint(c, lambda, mu, repair_deadline, scratch, repaired));
+        try_repair &&
+        (RepairPlans(c, plans, lambda, mu, repair_deadline, scratch, repaired) ||
+         (!out.incumbent && PlaceByFootprint(c, lambda, mu, repair_deadline, scratch, repaired)));
     if (placed) {
       CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c, std::move(repaired)));
       if (e.feasible) {
@@ -322,6 +326,7 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
         }
         if (!out.incumbent || Improves(e.cost_usd, out.incumbent->cost_usd)) {
           out.incumbent = std::move(e);
+          last_repair_gain = it;
         }
       }
     }
