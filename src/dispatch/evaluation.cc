@@ -86,23 +86,32 @@ void PriceMarginal(const ScenarioContext& context, int job,
   const JobSubproblem& sub = *context.jobs[job];
   const Instance& in = *context.instance;
   const int slots = context.slots();
+  // Subproblems read costs and blocks only inside the job's window: outside it the prefix
+  // sums stay flat and nothing is blocked. This is the neighbourhood search's inner loop.
+  const int release = in.jobs[job].release_slot, deadline = in.jobs[job].deadline_slot;
   costs.Resize(sub.num_modes(), slots);
   costs.next_blocked.assign(static_cast<size_t>(sub.num_modes()) * (slots + 1), slots);
   costs.wait_forbidden.clear();
+  std::vector<double>& served = costs.scratch_served;
+  std::vector<double>& base_cost = costs.scratch_base_cost;
+  served.resize(slots);
+  base_cost.resize(slots);
+  for (int t = release; t < deadline; ++t) {
+    served[t] = other_aidc_kw[t] + (net_shift_kw.empty() ? 0.0 : net_shift_kw[t]);
+    base_cost[t] = SlotCostUsd(context.power, t, served[t]);
+  }
   for (int m = 0; m < sub.num_modes(); ++m) {
     double* row = costs.PrefixRow(m);
     int* blocked = costs.next_blocked.data() + static_cast<size_t>(m) * (slots + 1);
     const double kw = in.site.pue * sub.it_power_kw(m);
-    for (int t = 0; t < slots; ++t) {
-      const double served = other_aidc_kw[t] + (net_shift_kw.empty() ? 0.0 : net_shift_kw[t]);
-      const double delta =
-          SlotCostUsd(context.power, t, served + kw) - SlotCostUsd(context.power, t, served);
-      row[t + 1] = row[t] + delta;
+    const int gpus = sub.gpus(m);
+    for (int t = release; t < deadline; ++t) {
+      row[t + 1] = row[t] + (SlotCostUsd(context.power, t, served[t] + kw) - base_cost[t]);
     }
+    for (int t = deadline; t < slots; ++t) row[t + 1] = row[t];
     // next_blocked[t] = first slot >= t where the mode does not fit; filled backwards.
-    blocked[slots] = slots;
-    for (int t = slots - 1; t >= 0; --t) {
-      const bool fits = other_gpus[t] + sub.gpus(m) <= in.site.gpu_capacity &&
+    for (int t = deadline - 1; t >= release; --t) {
+      const bool fits = other_gpus[t] + gpus <= in.site.gpu_capacity &&
                         other_aidc_kw[t] + kw <= in.site.site_power_cap_kw + kPowerSlackKw;
       blocked[t] = fits ? blocked[t + 1] : t;
     }

@@ -25,42 +25,46 @@ PathSolution PathSolver::SolvePlain(const CheckpointGraph& g, const EdgeCosts& c
   const int layers = deadline - release + 1, width = segments + 1, max_dk = g.max_dk();
   const size_t states = static_cast<size_t>(layers) * width;
   value_.assign(states, kInf);
-  pred_state_.assign(states, -1);
-  pred_edge_.assign(states, kWaitEdge);
   value_[0] = 0.0;
-
+  // k_min_[ti]: the least segment from which the deadline is still within reach at slot
+  // release + ti (segments + 1: none). States below it are dead: no optimal path uses them,
+  // and on tight windows they are most of the graph.
+  k_min_.resize(layers);
   for (int ti = 0; ti < layers; ++ti) {
+    int k = 0;
+    while (k <= segments && g.MinimumSlotsFor(segments - k) > deadline - release - ti) ++k;
+    k_min_[ti] = k;
+  }
+
+  // Forward pass. A train edge's cost depends on (mode, start, end) but not on the segment
+  // it starts from, so the loop over segments is innermost: one cost, one blocked test and
+  // then a branch-free, vectorisable min over contiguous states. Predecessors are not
+  // stored; the backward pass below finds them.
+  for (int ti = 0; ti + 1 < layers; ++ti) {
     const int tau = release + ti;
-    for (int k = 0; k <= segments; ++k) {
-      // States from which the deadline is out of reach are skipped, and so are edges into
-      // them: on tight windows that is most of the graph, and no optimal path uses them.
-      if (g.MinimumSlotsFor(segments - k) > deadline - tau) continue;
-      const int state = ti * width + k;
-      const double v = value_[state];
-      if (v == kInf) continue;
-      if (tau < deadline && WaitAllowed(g, k) && costs.WaitAllowed(tau)) {
-        const int next = state + width;
-        if (v < value_[next]) {
-          value_[next] = v;
-          pred_state_[next] = state;
-          pred_edge_[next] = kWaitEdge;
-        }
+    const int k0 = k_min_[ti];
+    if (k0 > segments) continue;
+    const double* src = value_.data() + static_cast<size_t>(ti) * width;
+    if (costs.WaitAllowed(tau)) {
+      double* dst = value_.data() + static_cast<size_t>(ti + 1) * width;
+      const int lo = std::max(k0, k_min_[ti + 1]);
+      const int hi = g.allow_wait() ? segments - 1 : -1;  // checkpoint waits, k < K
+      for (int k = lo; k <= hi; ++k) dst[k] = std::min(dst[k], src[k]);
+      if (g.boundary_idle_allowed() && lo <= segments) {
+        dst[segments] = std::min(dst[segments], src[segments]);
       }
-      const int dk_limit = std::min(max_dk, segments - k);
-      for (int m = 0; m < g.num_modes(); ++m) {
-        for (int dk = 1; dk <= dk_limit; ++dk) {
-          const int end = tau + g.duration(m, dk);
-          // Durations grow with dk and a blocked slot stays blocked for longer edges.
-          if (end > deadline || !costs.Allowed(m, tau, end)) break;
-          if (g.MinimumSlotsFor(segments - k - dk) > deadline - end) continue;
-          const double c = v + costs.Cost(m, tau, end);
-          const int next = (end - release) * width + k + dk;
-          if (c < value_[next]) {
-            value_[next] = c;
-            pred_state_[next] = state;
-            pred_edge_[next] = m * max_dk + dk - 1;
-          }
-        }
+    }
+    for (int m = 0; m < g.num_modes(); ++m) {
+      const double* row = costs.prefix.data() + static_cast<size_t>(m) * (costs.slots + 1);
+      for (int dk = 1; dk <= std::min(max_dk, segments - k0); ++dk) {
+        const int end = tau + g.duration(m, dk);
+        // Durations grow with dk and a blocked slot stays blocked for longer edges.
+        if (end > deadline || !costs.Allowed(m, tau, end)) break;
+        const int te = end - release;
+        const double c = row[end] - row[tau];
+        double* dst = value_.data() + static_cast<size_t>(te) * width + dk;
+        const int lo = std::max(k0, k_min_[te] - dk), hi = segments - dk;
+        for (int k = lo; k <= hi; ++k) dst[k] = std::min(dst[k], src[k] + c);
       }
     }
   }
@@ -70,17 +74,44 @@ PathSolution PathSolver::SolvePlain(const CheckpointGraph& g, const EdgeCosts& c
   if (value_[target] == kInf) return out;
   out.feasible = true;
   out.cost = value_[target];
-  for (int s = target; s != 0; s = pred_state_[s]) {
-    const int edge = pred_edge_[s];
-    if (edge == kWaitEdge) continue;
-    const int from = pred_state_[s];
-    Run run;
-    run.start_slot = release + from / width;
-    run.end_slot = release + s / width;
-    run.from_segment = from % width;
-    run.to_segment = s % width;
-    run.mode = g.feasible_index(edge / max_dk);
-    out.runs.push_back(run);
+  // Backward pass: from the sink, step to a predecessor whose value plus the edge's cost
+  // equals the state's value. The sums are the forward pass's own (same operands, same
+  // order), so the test is exact; waits are preferred, then modes and dk in order.
+  int ti = layers - 1, k = segments;
+  while (ti > 0) {
+    const int tau = release + ti;
+    const double v = value_[static_cast<size_t>(ti) * width + k];
+    const bool wait_ok =
+        costs.WaitAllowed(tau - 1) && (k == segments ? g.boundary_idle_allowed() : g.allow_wait());
+    if (wait_ok && value_[static_cast<size_t>(ti - 1) * width + k] == v) {
+      --ti;
+      continue;
+    }
+    bool stepped = false;
+    for (int m = 0; m < g.num_modes() && !stepped; ++m) {
+      const double* row = costs.prefix.data() + static_cast<size_t>(m) * (costs.slots + 1);
+      for (int dk = 1; dk <= std::min(max_dk, k) && !stepped; ++dk) {
+        const int l = g.duration(m, dk);
+        if (l > ti) break;
+        const int start = tau - l;
+        if (!costs.Allowed(m, start, tau)) continue;
+        const double from = value_[static_cast<size_t>(ti - l) * width + k - dk];
+        if (from + (row[tau] - row[start]) != v) continue;
+        Run run;
+        run.start_slot = start;
+        run.end_slot = tau;
+        run.from_segment = k - dk;
+        run.to_segment = k;
+        run.mode = g.feasible_index(m);
+        out.runs.push_back(run);
+        ti -= l;
+        k -= dk;
+        stepped = true;
+      }
+    }
+    if (!stepped) {  // cannot happen: every finite value was set by one of these edges
+      return PathSolution{};
+    }
   }
   std::reverse(out.runs.begin(), out.runs.end());
   return out;

@@ -19,6 +19,8 @@ struct EdgeCosts {
   // before release of the slot, no idle after finishing). Empty: waiting is never forbidden.
   // Branch and bound sets it; the engine's pricing leaves it empty.
   std::vector<char> wait_forbidden;  // T
+  // Workspace of the pricing functions, kept here so that re-pricing does not allocate.
+  std::vector<double> scratch_served, scratch_base_cost;
 
   void Resize(int num_modes, int num_slots) {
     modes = num_modes;

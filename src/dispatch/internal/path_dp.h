@@ -34,6 +34,7 @@ class PathSolver {
   std::vector<double> value_;
   std::vector<int> pred_state_;
   std::vector<int> pred_edge_;  // -1: wait edge; else mode * max_dk + dk - 1
+  std::vector<int> k_min_;      // per layer: the least segment from which the sink is reachable
 };
 
 // Whether a job's limits need the resource-expanded DP.
