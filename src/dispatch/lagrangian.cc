@@ -192,7 +192,8 @@ absl::Status ImproveByLocalSearch(ScenarioContext& c, Evaluated& current,
 
 absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptions& options,
                                             Clock::time_point start, const Schedule* seed,
-                                            const SearchDeadline& search_deadline) {
+                                            const SearchDeadline& search_deadline,
+                                            double deflection) {
   const Instance& in = *c.instance;
   const int slots = c.slots(), jobs = c.num_jobs();
   const Clock::time_point deadline =
@@ -236,6 +237,7 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
 
   const double ceiling = CostCeiling(c);
   double best_bound = -kInf, theta = 1.0;
+  std::vector<double> d_lambda(slots, 0.0), d_mu(slots, 0.0);
   int stall = 0, since_theta = 0, last_search = -1000, last_repair_gain = 0;
   double last_log = -kInf;
   auto log_line = [&](int it, double dual) {
@@ -359,11 +361,21 @@ absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptio
     }
     const double target =
         out.incumbent ? inc : best_bound + std::max(1.0, 0.05 * std::abs(best_bound));
-    const double step =
-        theta * std::max(target - dual, 1e-9 * std::max(1.0, std::abs(dual))) / norm;
+    // Direction: the subgradient, deflected by the previous direction when asked
+    // (Camerini, Fratta and Maffioli 1975), projected so that mu stays >= 0.
+    double direction_norm = 0;
     for (int t = 0; t < slots; ++t) {
-      lambda[t] += step * g_lambda[t];
-      mu[t] = std::max(0.0, mu[t] + step * g_mu[t] * gpu_kw);
+      d_lambda[t] = g_lambda[t] + deflection * d_lambda[t];
+      d_mu[t] = g_mu[t] + deflection * d_mu[t];
+      if (mu[t] <= 0 && d_mu[t] < 0) d_mu[t] = 0;
+      direction_norm += d_lambda[t] * d_lambda[t] + d_mu[t] * d_mu[t];
+    }
+    if (direction_norm <= 1e-18) direction_norm = norm;
+    const double step =
+        theta * std::max(target - dual, 1e-9 * std::max(1.0, std::abs(dual))) / direction_norm;
+    for (int t = 0; t < slots; ++t) {
+      lambda[t] += step * d_lambda[t];
+      mu[t] = std::max(0.0, mu[t] + step * d_mu[t] * gpu_kw);
     }
   }
   out.iterations = std::min(it, options.max_iterations);

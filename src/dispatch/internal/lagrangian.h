@@ -33,10 +33,13 @@ using SearchDeadline = std::function<std::chrono::steady_clock::time_point(
 // `seed`, when given, is a feasible schedule of this scenario to start from (S6 and S3
 // start from S4's incumbent, which is feasible for both). The Lagrangian phase stops at
 // the time limit, the search after it at `search_deadline` (which may be later).
+// `deflection` in [0, 1): the step direction is the subgradient plus this share of the
+// previous direction (0: plain subgradient). See docs/engine.md for where each is used.
 absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& context, const SolveOptions& options,
                                             std::chrono::steady_clock::time_point start,
                                             const Schedule* seed = nullptr,
-                                            const SearchDeadline& search_deadline = {});
+                                            const SearchDeadline& search_deadline = {},
+                                            double deflection = 0.0);
 
 // Builds a capacity-feasible schedule from relaxed plans: plans that fit are kept (largest
 // GPU-slot footprint first), the others are re-routed against the residual capacity under
