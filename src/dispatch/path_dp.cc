@@ -81,8 +81,7 @@ PathSolution PathSolver::SolvePlain(const CheckpointGraph& g, const EdgeCosts& c
   while (ti > 0) {
     const int tau = release + ti;
     const double v = value_[static_cast<size_t>(ti) * width + k];
-    const bool wait_ok =
-        costs.WaitAllowed(tau - 1) && (k == segments ? g.boundary_idle_allowed() : g.allow_wait());
+    const bool wait_ok = costs.WaitAllowed(tau - 1) && WaitAllowed(g, k);
     if (wait_ok && value_[static_cast<size_t>(ti - 1) * width + k] == v) {
       --ti;
       continue;

@@ -2,10 +2,13 @@
 //
 // Local search (ImproveByLocalSearch) moves one job at a time, so it stalls wherever the
 // GPU capacity is saturated: no single job can move into a full slot even when two jobs
-// trading slots would pay. Each round here removes a few jobs whose windows overlap,
+// trading slots would pay. Each round here removes a seed job (half the time drawn by its
+// excess at the multipliers: its path's cost above its cheapest one) and a few related
+// jobs (whose windows overlap the seed's, or that train in one slot where it trains),
 // re-inserts them one at a time, in random order, on their cheapest path against the exact
 // marginal cost of the load left in place plus a random share of the GPU shadow prices (the
-// Lagrangian mu, which stand in for the jobs not yet re-inserted), re-routes each once more
+// Lagrangian mu, which stand in for the jobs not yet re-inserted) and with a random share
+// of the energy cost taken from lambda, re-routes each once more
 // at the exact marginal cost, and keeps the new schedule if its exact evaluation (battery
 // DP included) is cheaper. The random choices come from a seeded generator and the search
 // is serial, so the result does not depend on the thread count. docs/engine.md.
@@ -38,9 +41,9 @@ struct NeighbourhoodStats {
   int improvements = 0;
 };
 
-// Improves `current` (feasible) in place; `prices` steer the re-insertion (see above). Stops after
-// `options.stall_rounds` rounds without improvement, at `deadline`, or as soon as
-// `good_enough(cost)` holds for the incumbent cost.
+// Improves `current` (feasible) in place; `prices` pick seeds and steer the re-insertion
+// (see above). Stops after `options.stall_rounds` rounds without improvement, at
+// `deadline`, or as soon as `good_enough(cost)` holds for the incumbent cost.
 absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
     ScenarioContext& context, Evaluated& current, const NeighbourhoodPrices& prices,
     const NeighbourhoodOptions& options, std::chrono::steady_clock::time_point deadline,
