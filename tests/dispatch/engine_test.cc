@@ -5,6 +5,7 @@
 
 #include "ckptdp/check.h"
 #include "ckptdp/engine.h"
+#include "ckptdp/workload.h"
 #include "support/paths.h"
 
 namespace ckptdp {
@@ -116,16 +117,40 @@ TEST_CASE("Results do not depend on the number of threads", "[engine]") {
   }
 }
 
-TEST_CASE("A job that cannot finish is diagnosed", "[engine]") {
+TEST_CASE("A job whose deadline no mode can meet is infeasible and diagnosed", "[engine]") {
+  // LLM-A's daily compute in a 2-hour window, with eta_0 fixed at its maximum 1 (a
+  // calibrated eta_0 would reject the instance as bad input, eta_0 > 1). No schedule can
+  // exist: even all 2048 GPUs at peak deliver less than C_j in 2 h, and a mode never runs
+  // above peak (eta <= eta_0 <= 1).
   Instance in = PaperInstance();
-  in.site.gpu_capacity = 512;  // LLM-B's baseline alone needs 768 GPUs
-  absl::StatusOr<Result> r = SolveScenario(in, Scenario::kS4, SolveOptions{});
-  // The baseline no longer fits the capacity; modes are rebuilt under the smaller cap.
-  if (!r.ok()) {
-    CHECK(r.status().code() == absl::StatusCode::kInvalidArgument);
-  } else {
-    CHECK(r->status == SolveStatus::kInfeasible);
-    CHECK(!r->diagnosis.empty());
+  in.model.kernel_efficiency = 1.0;
+  in.jobs[0].deadline_slot = 2;
+  REQUIRE(in.jobs[0].name == "LLM-A-13B");
+  const double compute = ComputeWorkload(in.jobs[0], in.model).compute_flops;
+  REQUIRE(compute > in.site.gpu_capacity * in.site.gpu_peak_tflops * 1e12 * 2 * 3600.0);
+
+  SolveOptions options;
+  options.time_limit_s = 20;  // bounds the GPU-capacity search that follows the diagnosis
+  SECTION("S4: no path of the checkpoint graph meets the deadline") {
+    absl::StatusOr<Result> r = SolveScenario(in, Scenario::kS4, options);
+    REQUIRE(r.ok());
+    REQUIRE(r->status == SolveStatus::kInfeasible);
+    CHECK(r->schedule.jobs.empty());
+    INFO(r->diagnosis);
+    // The binding resource is the job's time window.
+    CHECK_THAT(r->diagnosis, Catch::StartsWith("job LLM-A-13B cannot finish"));
+    CHECK_THAT(r->diagnosis, Catch::Contains("window [0, 2) has 2"));
+    // The capacity search runs too and reports what it found.
+    CHECK_THAT(r->diagnosis, Catch::Contains("\nGPU capacity: "));
+  }
+  SECTION("S1: the baseline runs past the deadline") {
+    options.diagnose_capacity = false;
+    absl::StatusOr<Result> r = SolveScenario(in, Scenario::kS1, options);
+    REQUIRE(r.ok());
+    REQUIRE(r->status == SolveStatus::kInfeasible);
+    INFO(r->diagnosis);
+    CHECK_THAT(r->diagnosis, Catch::StartsWith("job LLM-A-13B: the baseline mode needs"));
+    CHECK_THAT(r->diagnosis, Catch::Contains("past its deadline 2"));
   }
 }
 
