@@ -78,5 +78,26 @@ TEST_CASE("Less tensor parallelism beats LLM-A's baseline on the same 512 GPUs",
   CHECK(Efficiency({8, 2, 32}) / Efficiency({4, 4, 32}) == Approx(1.0835).epsilon(1e-4));
 }
 
+TEST_CASE("Communication power is its coefficient times GPUs times the communication share",
+          "[modes][efficiency]") {
+  // eq. (13): P = n P_g + P_comm, P_comm = c n (tensor + pipeline + data) / t_iteration
+  // (docs/model.md), here for LLM-A's baseline (4,4,32) with c = 0.1 kW per GPU.
+  Instance in = PaperInstance();
+  in.model.comm_power_kw_per_gpu = 0.1;
+  const double compute = kLlmAFlops / (512 * 312e12);
+  const double m = 2048.0 / 32;
+  const double bubble = compute * 3 / m;
+  const double tensor = (40.0 / 4) * m * 6 * (2.0 * 3 / 4) * kLlmAActivationBytes / 150e9;
+  const double pipeline = 2 * m * (kLlmAActivationBytes / 4) / 12.5e9;
+  const double data = 0.5 * (2.0 * 31 / 32) * (2 * 13e9 / 16) / 12.5e9;
+  const double share = (tensor + pipeline + data) / (compute + bubble + tensor + pipeline + data);
+  const double expected_kw = 512 * 0.4 + 0.1 * 512 * share;
+
+  const int job = testing::PaperJobIndex("LLM-A-13B");
+  absl::StatusOr<JobModes> jm = BuildJobModes(in, job);
+  REQUIRE(jm.ok());
+  CHECK(jm->feasible[jm->baseline].it_power_kw == Approx(expected_kw).epsilon(1e-12));
+}
+
 }  // namespace
 }  // namespace ckptdp

@@ -71,6 +71,18 @@ TEST_CASE("1F1B holds only the micro-batches a replica has when there are fewer 
         Approx(GpuGb(state, activations)).epsilon(1e-12));
 }
 
+TEST_CASE("With micro-batches of b sequences, 1F1B holds b min(p, m) samples", "[modes][memory]") {
+  ModelCoefficients model = PaperInstance().model;
+  model.micro_batch_size = 2;
+  // LLM-A (4,4,32): m = 2048 / (32 * 2) = 32 micro-batches, 2 * min(4, 32) = 8 samples.
+  const double state = 16.0 * 13e9 / 16;
+  const double samples = 8;
+  const double per_layer = kLlmALayerBytes * samples / 4;
+  const double activations = 0.06 * 10 * per_layer + kLlmAOutputBytes * samples / 4;
+  CHECK(ModeMemoryGb(PaperJob("LLM-A-13B"), model, {4, 4, 32}) ==
+        Approx(GpuGb(state, activations)).epsilon(1e-12));
+}
+
 TEST_CASE("GPipe holds the whole replica batch B/d, as eq. (11) reads literally",
           "[modes][memory]") {
   ModelCoefficients model = PaperInstance().model;

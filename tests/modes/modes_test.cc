@@ -1,6 +1,7 @@
 // Feasible modes (eqs. 8-14): which layouts are runnable, which fit in memory and under the
 // GPU cap, and what BuildJobModes records for each. The rules are written out here from
 // docs/model.md ("Runnable layouts") and checked against an exhaustive enumeration.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <set>
 #include <string>
@@ -122,6 +123,13 @@ TEST_CASE("Every feasible mode's numbers follow eqs. (10), (11) and (13)", "[mod
       CHECK(m.it_power_kw == Approx(0.4 * m.gpus).epsilon(1e-12));
       CHECK(m.baseline == (static_cast<int>(i) == jm->baseline));
     }
+    // Sorted by (gpus, power, -throughput, p, q, d): the order ties are kept in.
+    const auto key = [](const Mode& m) {
+      return std::make_tuple(m.gpus, m.it_power_kw, -m.throughput_flops, m.layout.p, m.layout.q,
+                             m.layout.d);
+    };
+    CHECK(std::is_sorted(jm->feasible.begin(), jm->feasible.end(),
+                         [&](const Mode& x, const Mode& y) { return key(x) < key(y); }));
   }
 }
 
