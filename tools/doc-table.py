@@ -108,6 +108,9 @@ def main():
     ap.add_argument("--paper", action="store_true", help="scenarios: with the paper's rows")
     ap.add_argument("source", nargs=argparse.REMAINDER, help="a JSON file or a ckptdp command line")
     args = ap.parse_args()
+    while args.source and args.source[0] == "--paper":  # REMAINDER keeps options after kind
+        args.paper = True
+        args.source = args.source[1:]
     if not args.source:
         ap.error("give a JSON file or a ckptdp command")
     data = load(args.source)
