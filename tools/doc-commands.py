@@ -39,6 +39,7 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -189,25 +190,31 @@ class Runner:
         key = command
         if key not in self.cache:
             start = time.time()
+            # Its own process group, so that a timeout also stops what the command started.
+            p = subprocess.Popen(["bash", "-o", "pipefail", "-c", command], cwd=self.root, env=self.env,
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                 start_new_session=True)
             try:
-                p = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=self.root, env=self.env,
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                   timeout=COMMAND_TIMEOUT_S)
-                result = (p.returncode, p.stdout)
-            except subprocess.TimeoutExpired as e:
-                result = (None, (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes)
-                          else (e.stdout or ""))
+                output, _ = p.communicate(timeout=COMMAND_TIMEOUT_S)
+                result = (p.returncode, output)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                output, _ = p.communicate()
+                result = (None, output)
             print("    %6.1f s  exit %s  %s" % (time.time() - start, result[0], command), flush=True)
             self.cache[key] = result
         return self.cache[key]
 
 
 def rewrite(path, replacements):
-    """Replace block bodies in a Markdown file: replacements = [(first line index, count, lines)]."""
+    """Replace block bodies in a Markdown file: replacements = [(first line index, old lines,
+    new lines)]. Refuses if the file changed since it was read."""
     full = os.path.join(REPO, path)
     lines = open(full, encoding="utf-8").read().split("\n")
-    for first, count, new in sorted(replacements, reverse=True):
-        lines[first:first + count] = new
+    for first, old, new in sorted(replacements, key=lambda r: r[0], reverse=True):
+        if lines[first:first + len(old)] != old:
+            sys.exit("doc-commands: %s changed while it was regenerated; nothing written" % path)
+        lines[first:first + len(old)] = new
     with open(full, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
 
@@ -258,7 +265,7 @@ def test_file(runner, path, problems, counts, regenerate=False):
             elif regenerate and block.directive("generated") is not None:
                 new = output.rstrip("\n").split("\n")
                 first = block.line - 1 if block.lang == "table" else block.line
-                replacements.append((first, len(block.body), new))
+                replacements.append((first, list(block.body), new))
                 block.body = new
             problems.extend(compare(block, output))
             counts["outputs"] += 1

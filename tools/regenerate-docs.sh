@@ -11,7 +11,8 @@
 # Not regenerated: the benchmark tables of docs/benchmarks.md (tools/milp-bench,
 # tools/scale-curve.sh, bench/engine_bench: minutes to an hour, and machine-dependent); they
 # give the command and date of their run. docs/img/scale-curve.png is tools/scale-curve.sh's.
-# Takes about 10 minutes on 2 cores. Review the result with `git diff` before committing.
+# One run took 7.6 minutes on the shared 2-core machine (2026-12-03). Review the result with
+# `git diff` before committing.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
