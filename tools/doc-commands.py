@@ -30,8 +30,9 @@ The conventions (docs/doc-tests.md, in short):
     shows must occur in the output. Durations (a number followed
     by s, ms or min) and thread counts are not compared.
 
-Usage (from anywhere; needs a built ckptdp):
+Usage (from anywhere; needs a built ckptdp, except for --self-test):
   /usr/bin/python3 tools/doc-commands.py [--binary build/ckptdp] [--file docs/cli.md] [--list]
+  /usr/bin/python3 tools/doc-commands.py --self-test
 Exit 0 if every command exited as documented and every shown figure matched, 1 otherwise,
 2 on a usage error.
 """
@@ -280,6 +281,46 @@ def test_file(runner, path, problems, counts, regenerate=False):
         print("  rewrote %d generated block(s) of %s" % (len(replacements), path))
 
 
+def self_test():
+    """The checks this script makes can fail: a stale figure, a missing option, a wrong limit.
+    Run by CTest (docs_commands_self_test) in seconds; returns the number of failures."""
+    real = ("objective  283.78 USD  bound 282.29 USD  gap 0.5264%\n"
+            "status     feasible  (1.20 s, 400 iterations, 20000 nodes, 1 threads)\n"
+            "  --neighbourhood-stall FLOAT:FLOAT in [0 - 1e+06]\n"
+            "      after the Lagrangian phase ... (default 100, range [0, 1e+06])\n"
+            "S3   Idealized 3D only   244.93   48.22   7.880   1399.0   2048 feasible   4.1534%\n")
+    cases = [  # (shown lines, how many problems compare() must report)
+        (["objective  283.78 USD  bound 282.29 USD  gap 0.5264%"], 0),
+        (["objective 283.78 USD, gap 0.5264 %"], 0),  # another layout, the same figures
+        (["status feasible (9.81 s, 400 iterations, 20000 nodes, 2 threads)"], 0),  # time, threads
+        (["| S3 | Idealized 3D only | 244.93 | 48.22 | 7.880 | 1399.0 | 2048 | 4.15% |"], 0),
+        (["| S3 | Idealized 3D only | 245.27 | 48.15 | 7.920 | 1399.0 | 2048 | 4.32% |"], 1),  # stale
+        (["objective  283.78 USD  bound 282.29 USD  gap 4.3567%"], 1),
+        (["  --neighbourhood-stall FLOAT  (default 20, range [0, 1e+06])"], 1),
+        (["  --neighbourhood-stal FLOAT  (default 100, range [0, 1e+06])"], 1),  # unknown option
+        (["no figures here"], 1),
+    ]
+    failures = 0
+    for shown, expected in cases:
+        got = compare(doc_blocks.Block("self-test.md", 1, "text", shown, []), real)
+        if len(got) != expected:
+            failures += 1
+            print("self-test: %r: expected %d problem(s), got %r" % (shown, expected, got))
+    limits = [("--time-limit", "5")]
+    for command, expected in [
+            ("build/ckptdp solve x.json --time-limit 60 --out r.json", "build/ckptdp solve x.json --time-limit 5 --out r.json"),
+            ("build/ckptdp sweep x.json --json > s.json", "build/ckptdp sweep x.json --json --time-limit 5 > s.json"),
+            ("build/ckptdp check x.json r.json", "build/ckptdp check x.json r.json")]:
+        if apply_limits(command, limits) != expected:
+            failures += 1
+            print("self-test: limits on %r gave %r" % (command, apply_limits(command, limits)))
+    if normalise("ckptdp solve x.json | head") != "build/ckptdp solve x.json | head":
+        failures += 1
+        print("self-test: `ckptdp` is not mapped to build/ckptdp")
+    print("doc-commands self-test: %s" % ("ok" if failures == 0 else "%d failure(s)" % failures))
+    return failures
+
+
 def main():
     ap = argparse.ArgumentParser(description="Run the commands of README.md and docs/*.md.")
     ap.add_argument("--binary", default=os.path.join(REPO, "build", "ckptdp"),
@@ -289,7 +330,10 @@ def main():
     ap.add_argument("--keep", help="keep the scratch directory here (default: removed)")
     ap.add_argument("--regenerate", action="store_true",
                     help="first rewrite every block marked 'generated' with its command's output")
+    ap.add_argument("--self-test", action="store_true", help="check this script's own checks, then exit")
     args = ap.parse_args()
+    if args.self_test:
+        return 1 if self_test() else 0
     binary = os.path.abspath(args.binary)
     if os.path.basename(binary) != "ckptdp" or not os.access(binary, os.X_OK):
         print("doc-commands: no ckptdp binary at %s (build first, or pass --binary)" % binary, file=sys.stderr)
