@@ -8,11 +8,13 @@
 # Tables: every block or table marked `<!-- doc-test: output of: COMMAND; generated -->`
 # is rewritten with COMMAND's output (tools/doc-table.py formats ckptdp's JSON), by
 # tools/doc-commands.py --regenerate, which then checks all the docs (docs/doc-tests.md).
-# Not regenerated: the benchmark tables of docs/benchmarks.md (tools/milp-bench,
-# tools/scale-curve.sh, bench/engine_bench: minutes to an hour, and machine-dependent); they
-# give the command and date of their run. docs/img/scale-curve.png is tools/scale-curve.sh's.
-# One run took 7.6 minutes on the shared 2-core machine (2026-12-03). Review the result with
-# `git diff` before committing.
+# Not regenerated: the benchmark tables of docs/benchmarks.md (tools/milp-bench with CBC
+# limits of up to 300 s per model, tools/scale-curve.sh, bench/engine_bench: long runs whose
+# times depend on the machine); they give the command and date of their run, and
+# docs/img/scale-curve.png is tools/scale-curve.sh's. Nor the paper-day sensitivity figures of
+# docs/reproduction.md (tools/paper-day-sensitivity.py: 11 minutes in one run).
+# Two runs took 7.6 and 10.1 minutes on the shared 2-core machine (2026-12-03). Review the
+# result with `git diff` before committing.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
