@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libboost-graph-dev libtbb-dev libabsl-dev
   catch2 libbenchmark-dev nlohmann-json3-dev libcli11-dev
-  coinor-cbc python3-matplotlib
+  coinor-cbc python3-matplotlib time
   clang libclang-rt-14-dev clang-format
 )
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the paper-case plots (Figs. 8-12) in docs/img/ with an already built ckptdp.
+# tools/regenerate-docs.sh runs it along with the tables of the docs.
 #
 #   tools/make-paper-plots.sh [CKPTDP_BINARY] [WORK_DIR]
 #
@@ -34,12 +35,13 @@ done
 "$bin" modes "$instance" --json >"$work/modes.json"
 "$bin" scenarios "$instance" --json >"$work/scenarios.json"
 
-# The three sweeps of Fig. 12 (section V-E), all on the full scenario S6.
+# The three sweeps of Fig. 12 (section V-E), all on the full scenario S6, at the Lagrangian
+# root like the tables of docs/reproduction.md (the same commands).
 sweep() {
   local param=$1 values=$2
   echo "== sweep $param"
   "$bin" sweep "$instance" --scenario S6 --param "$param" --values "$values" \
-    --out "$work/sweep-$param.json"
+    --max-nodes 0 --neighbourhood-stall 0 --out "$work/sweep-$param.json"
 }
 sweep segments 1,2,3,4,6,8,12,24
 sweep gpu-capacity 768,896,1024,1152,1280,1536,1792,2048

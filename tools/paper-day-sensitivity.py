@@ -3,9 +3,12 @@
 
 For the 12 June 2023 days closest to Table IV's S1 row (each fitted with the same three
 factors as the paper day, by tools/build-paper-day.py), solves S1, S3 and S4 with ckptdp and
-prints the cost reductions. Usage (from the repository root):
-    /usr/bin/python3 tools/paper-day-sensitivity.py [build/ckptdp]
+prints the cost reductions. Usage (from anywhere):
+    /usr/bin/python3 tools/paper-day-sensitivity.py [CKPTDP_BINARY] [--data-dir DIR]
+CKPTDP_BINARY defaults to <repo>/build/ckptdp, DIR (the CAISO extracts) to
+<repo>/../shared/data/caiso, as for build-paper-day.py.
 """
+import argparse
 import importlib.util
 import json
 import os
@@ -16,12 +19,28 @@ import tempfile
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def fail(msg):
+    sys.stderr.write("paper-day-sensitivity: error: " + msg + "\n")
+    sys.exit(2)
+
+
 def main():
-    binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "build", "ckptdp")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("binary", nargs="?", default=os.path.join(REPO, "build", "ckptdp"),
+                    help="the ckptdp binary (default: <repo>/build/ckptdp)")
+    ap.add_argument("--data-dir", default=os.path.join(REPO, "..", "shared", "data", "caiso"),
+                    help="directory with the CAISO extracts (default: <repo>/../shared/data/caiso)")
+    args = ap.parse_args()
+    binary = args.binary
+    if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+        fail("no ckptdp binary at %s (build first, or pass its path)" % binary)
     spec = importlib.util.spec_from_file_location("bpd", os.path.join(REPO, "tools", "build-paper-day.py"))
     bpd = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bpd)
-    data = os.path.join(REPO, "..", "shared", "data", "caiso")
+    data = os.path.normpath(args.data_dir)
+    for name in (bpd.EIA_FILE, bpd.PRICE_FILE):
+        if not os.path.isfile(os.path.join(data, name)):
+            fail("%s not found in %s (pass the CAISO data directory with --data-dir)" % (name, data))
     eia = bpd.read_eia(os.path.join(data, bpd.EIA_FILE))
     prices = bpd.read_prices(os.path.join(data, bpd.PRICE_FILE))
     clean = [(k, v) for k, v in eia.items() if not bpd.is_glitch_hour(*k)]
@@ -55,8 +74,10 @@ def main():
             json.dump(inst, open(path, "w"))
             cost = {}
             for s in ("S1", "S3", "S4"):
-                out = subprocess.run([binary, "solve", path, "--scenario", s, "--quiet", "--out",
-                                      os.path.join(tmp, "r.json")], check=True)
+                rc = subprocess.run([binary, "solve", path, "--scenario", s, "--quiet", "--out",
+                                     os.path.join(tmp, "r.json")]).returncode
+                if rc != 0:
+                    fail("%s solve %s of %s %s exited with %d" % (binary, s, day, zone, rc))
                 cost[s] = json.load(open(os.path.join(tmp, "r.json")))["objective_usd"]
             print("%-10s %-5s %9.2f %9.2f %9.2f %8.2f %8.2f" % (
                 day, zone, cost["S1"], cost["S3"], cost["S4"], 100 * (1 - cost["S3"] / cost["S1"]),

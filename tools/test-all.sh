@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run): installs the dependencies, builds, runs
 # every Catch2 test through CTest, then the sanitizer build of the same suite, the plotting
-# script on a small result, the installed-package example and a short fuzzing run.
+# script on a small result, every command the docs show (tools/doc-commands.py), the
+# installed-package example and a short fuzzing run.
 # Usage: tools/test-all.sh            (from the repository root or anywhere)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +34,10 @@ for f in result modes scenarios sweep; do
   /usr/bin/python3 tools/plot.py "$plots/$f.json" --out-dir "$plots/img" --modes "$plots/modes.json"
 done
 ls "$plots/img"
+
+echo "== documentation: every command in README.md and docs/ runs as shown (docs/doc-tests.md)"
+/usr/bin/python3 tools/check-docs-format.py
+/usr/bin/python3 tools/doc-commands.py --binary build/ckptdp
 
 if [ -x tools/check-install.sh ]; then
   echo "== cmake --install and find_package(ckptdp) example"
