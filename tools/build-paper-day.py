@@ -25,7 +25,7 @@ Steps
      unscaled (a = b = c = 1) series of the same day and zone to instances/.
   5. With --tou, also write the time-of-use reading of the same day (issue 18): the
      price is piecewise constant over the summer periods of SDG&E's commercial TOU
-     tariffs (the chosen zone's utility), each period's level is the mean of that day's
+     tariffs (the chosen zone's utility; --tou-tariff pge for PG&E's, a sensitivity), each period's level is the mean of that day's
      DLAP price over the period's hours, and one factor c_tou (fitted like c) makes S1
      cost 473.03 USD again. PV and wind are the fitted series above, unchanged. Writes
      instances/paper_2048gpu_tou_series.csv and instances/paper_2048gpu_tou.json (the LMP
@@ -34,7 +34,7 @@ Steps
 Python 3 standard library only. Output is deterministic: running it twice gives
 byte-identical CSV files.
 
-Usage: /usr/bin/python3 tools/build-paper-day.py [DATA_DIR] [--out-dir DIR] [--markdown] [--tou]
+Usage: /usr/bin/python3 tools/build-paper-day.py [DATA_DIR] [--out-dir DIR] [--markdown] [--tou [--tou-tariff sdge|pge]]
 """
 
 import argparse
@@ -85,25 +85,36 @@ OUT_UNSCALED = "paper_2048gpu_unscaled_series.csv"
 CSV_HEADER = "slot,pv_kw,wind_kw,price_usd_per_mwh"
 
 # ---------------------------------------------------------------- TOU reading (--tou)
-# Summer (June 1 - October 31) time-of-use periods of SDG&E's commercial tariffs (AL-TOU and
-# the other business TOU schedules), in force since 1 December 2017 after the CPUC's 2016
-# General Rate Case Phase 2 decision. Source: SDG&E's business newsletter "New seasonal and
-# peak periods launching", reproduced at https://www.abasd.org/blog/sdge-business-energy and
-# https://bpcp.org/2017/11/27/new-energy-utility-seasonal-peak-periods/ . Clock hours
-# [start, end) in Pacific local time; slot t covers hour [t, t+1).
-TOU_TARIFF = "SDG&E commercial TOU (e.g. Schedule AL-TOU), summer periods effective 2017-12-01"
-TOU_SUMMER_MONTHS = range(6, 11)   # June 1 - October 31
-TOU_PERIODS_WEEKDAY = [
-    ("super off-peak", [(0, 6)]),
-    ("off-peak", [(6, 16), (21, 24)]),
-    ("on-peak", [(16, 21)]),
-]
-TOU_PERIODS_WEEKEND = [             # weekends and holidays
-    ("super off-peak", [(0, 14)]),
-    ("off-peak", [(14, 16), (21, 24)]),
-    ("on-peak", [(16, 21)]),
-]
-# SDG&E's TOU holidays (same source); none falls in June.
+# Summer time-of-use periods of CAISO-area commercial tariffs. Clock hours [start, end) in
+# Pacific local time; slot t covers hour [t, t+1). Holidays of both utilities: none in June.
+#
+# sdge (the default: the paper day's price zone is SDGE): SDG&E's commercial TOU periods
+# (e.g. Schedule AL-TOU), in force since 1 December 2017 after the CPUC's 2016 General Rate
+# Case Phase 2 decision; summer is June 1 - October 31. Source: SDG&E's business newsletter
+# "New seasonal and peak periods launching", reproduced at
+# https://www.abasd.org/blog/sdge-business-energy and
+# https://bpcp.org/2017/11/27/new-energy-utility-seasonal-peak-periods/ .
+#
+# pge (a sensitivity only; not the paper day's zone): PG&E's business TOU periods since March
+# 2021, summer June - September: peak 4-9 p.m. every day, partial-peak 2-4 p.m. and 9-11 p.m.
+# Source: https://www.pge.com/en_US/small-medium-business/your-account/rates-and-rate-options/
+# time-of-use-rates.page ("Time-of-use rate plans for your business").
+TOU_TARIFFS = {
+    "sdge": {
+        "title": "SDG&E commercial TOU (e.g. Schedule AL-TOU), summer periods effective 2017-12-01",
+        "summer_months": range(6, 11),
+        "weekday": [("super off-peak", [(0, 6)]), ("off-peak", [(6, 16), (21, 24)]), ("on-peak", [(16, 21)])],
+        "weekend": [("super off-peak", [(0, 14)]), ("off-peak", [(14, 16), (21, 24)]), ("on-peak", [(16, 21)])],
+    },
+    "pge": {
+        "title": "PG&E business TOU, summer periods effective 2021-03",
+        "summer_months": range(6, 10),
+        "weekday": [("off-peak", [(0, 14), (23, 24)]), ("partial-peak", [(14, 16), (21, 23)]),
+                    ("peak", [(16, 21)])],
+        "weekend": [("off-peak", [(0, 14), (23, 24)]), ("partial-peak", [(14, 16), (21, 23)]),
+                    ("peak", [(16, 21)])],
+    },
+}
 OUT_TOU_SERIES = "paper_2048gpu_tou_series.csv"
 OUT_TOU_INSTANCE = "paper_2048gpu_tou.json"
 LMP_INSTANCE = "paper_2048gpu.json"
@@ -334,11 +345,11 @@ def read_series(path):
 
 
 # ---------------------------------------------------------------- TOU reading
-def tou_periods_for(day):
+def tou_periods_for(tariff, day):
     """The tariff's period list for `day`; fails outside the summer season it is cited for."""
-    if day.month not in TOU_SUMMER_MONTHS:
-        fail("%s is outside the TOU summer season (June-October) whose periods are cited" % day)
-    return TOU_PERIODS_WEEKEND if day.weekday() >= 5 else TOU_PERIODS_WEEKDAY
+    if day.month not in TOU_TARIFFS[tariff]["summer_months"]:
+        fail("%s is outside the %s summer season whose periods are cited" % (day, tariff))
+    return TOU_TARIFFS[tariff]["weekend" if day.weekday() >= 5 else "weekday"]
 
 
 def tou_slot_period(periods):
@@ -389,9 +400,10 @@ def clock(h):
     return "%02d:00" % h
 
 
-def build_tou(out_dir, repo, day, zone, price_raw, pv_f, wind_f, src, markdown):
+def build_tou(tariff, out_dir, repo, day, zone, price_raw, pv_f, wind_f, src, markdown):
     """Write the TOU series and instance; print the period table and the S1 check."""
-    periods = tou_periods_for(day)
+    periods = tou_periods_for(tariff, day)
+    title = TOU_TARIFFS[tariff]["title"]
     levels, owner = tou_levels(price_raw, periods)
     tou_raw = [levels[owner[t]] for t in range(SLOTS)]
     c_tou = tou_price_factor(pv_f, wind_f, tou_raw)
@@ -400,9 +412,9 @@ def build_tou(out_dir, repo, day, zone, price_raw, pv_f, wind_f, src, markdown):
     path_csv = os.path.join(out_dir, OUT_TOU_SERIES)
     write_series(path_csv,
                  ["paper case (2048 GPUs) input series, TOU reading of the price, fitted to Table IV row S1",
-                  "generated by tools/build-paper-day.py --tou"] + src +
+                  "generated by tools/build-paper-day.py --tou%s" % ("" if tariff == "sdge" else " --tou-tariff " + tariff)] + src +
                  ["pv and wind: the fitted series of %s, unchanged" % OUT_FITTED,
-                  "price: %s, summer %s periods" % (TOU_TARIFF, kind)] +
+                  "price: %s, summer %s periods" % (title, kind)] +
                  ["period %s %s: level = mean DLAP %s price over its hours = %.6f USD/MWh" % (
                      name, " + ".join("%s-%s" % (clock(a), clock(b)) for a, b in spans), zone, levels[i])
                   for i, (name, spans) in enumerate(periods)] +
@@ -410,10 +422,10 @@ def build_tou(out_dir, repo, day, zone, price_raw, pv_f, wind_f, src, markdown):
                   "S1 target: cost 473.03 USD, grid 8.965 MWh, curtailment 1.077 MWh, "
                   "RE utilisation 93.46 %, green share 63.20 %"],
                  pv_f, wind_f, tou)
-    write_tou_instance(os.path.join(out_dir, LMP_INSTANCE), os.path.join(out_dir, OUT_TOU_INSTANCE))
+    write_tou_instance(os.path.join(repo, "instances", LMP_INSTANCE), os.path.join(out_dir, OUT_TOU_INSTANCE))
     print()
     print("TOU reading (--tou): %s, summer %s periods; levels = period means of the day's %s DLAP price"
-          % (TOU_TARIFF, kind, zone))
+          % (title, kind, zone))
     print("wrote %s" % os.path.relpath(path_csv, repo))
     print("wrote %s" % os.path.relpath(os.path.join(out_dir, OUT_TOU_INSTANCE), repo))
     pv_r, wind_r, tou_r = read_series(path_csv)
@@ -467,6 +479,8 @@ def main():
                     help="also print the tables of docs/reproduction.md in Markdown")
     ap.add_argument("--tou", action="store_true",
                     help="also write the TOU reading of the price (paper_2048gpu_tou*.{csv,json})")
+    ap.add_argument("--tou-tariff", choices=sorted(TOU_TARIFFS), default="sdge",
+                    help="whose summer TOU periods --tou uses (default sdge, the paper day's zone)")
     args = ap.parse_args()
     data_dir = os.path.normpath(args.data_dir)
     for name in (EIA_FILE, PRICE_FILE):
@@ -642,7 +656,7 @@ def main():
         fail("fitted S1 figures are outside the 0.5 %% tolerance")
 
     if args.tou:
-        build_tou(args.out_dir, repo, d, zone, price, pv_f, wind_f, src, args.markdown)
+        build_tou(args.tou_tariff, args.out_dir, repo, d, zone, price, pv_f, wind_f, src, args.markdown)
 
 
 if __name__ == "__main__":
