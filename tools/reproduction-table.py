@@ -166,7 +166,17 @@ def measure(binary, label, inst, keep):
             "gap1280": cap["points"][0]["gap"]}
 
 
+def unsigned_zero(text):
+    """'-0.00' and '+0.000' as '0': a deviation that rounds to zero has no sign."""
+    digits = text.lstrip("+-").split(" ")[0]
+    return text.replace(text.split(" ")[0], "0") if digits and float(digits) == 0.0 else text
+
+
 def dev(kind, ours, paper):
+    return unsigned_zero(signed_dev(kind, ours, paper))
+
+
+def signed_dev(kind, ours, paper):
     if kind == "rel":
         return "%+.2f %%" % (100.0 * (ours - paper) / paper) if paper else "–"
     if kind == "pt":
@@ -185,7 +195,8 @@ def table_iv(label, res):
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for s in SCENARIOS:
         paper = TABLE_IV[s]
-        ours = [res["metrics"][s][k] for k in KEYS]
+        ours = [res["metrics"][s][k] + 0.0 for k in KEYS]
+        ours = [0.0 if abs(v) < 1e-9 else v for v in ours]  # no "-0.00" from a 1e-14 reduction
         print("| %s | paper | %s | |" % (s, " | ".join(f % v for f, v in zip(FMT, paper))))
         gap = res["gap"][s]
         print("| | %s | %s | %s |" % (label, " | ".join(f % v for f, v in zip(FMT, ours)),
@@ -218,7 +229,7 @@ def facts_table(results):
     labels = [l for l, _ in results]
     print("<!-- other published facts -->")
     print("| Fact | Paper | %s |" % " | ".join("%s | deviation" % l for l in labels))
-    print("|---|---:|%s" % "---:|---:|" * len(labels))
+    print("|---|---:|%s" % ("---:|---:|" * len(labels)))
     for name, paper, key, fmt, kind in rows:
         cells = []
         for _, res in results:
@@ -226,9 +237,9 @@ def facts_table(results):
             if kind is None or paper is None:
                 cells += [fmt % v, "–"]
             elif kind == "abs2":
-                cells += [fmt % v, "%+.2f" % (v - paper)]
+                cells += [fmt % v, unsigned_zero("%+.2f" % (v - paper))]
             elif kind == "abs0":
-                cells += [fmt % v, "%+.0f" % (v - paper)]
+                cells += [fmt % v, unsigned_zero("%+.0f" % (v - paper))]
             else:
                 cells += [fmt % v, dev(kind, v, paper)]
         print("| %s | %s | %s |" % (name, "hour 22" if paper is None else str(paper), " | ".join(cells)))
