@@ -13,6 +13,8 @@ instances/paper_2048gpu.json (hourly day-ahead LMP) and instances/paper_2048gpu_
 
 and prints the Markdown tables of docs/reproduction.md, "Table IV on both instances": each
 instance against Table IV row by row with the deviation, then the other facts side by side.
+For the TOU instance it also solves S1, S3 and S4 with --out and prints where each flexible
+scenario buys its grid energy and charges and discharges the battery, by TOU price level.
 Takes several minutes (branch and bound runs on S4 and S6 of each instance).
 
 Usage (from the repository root):
@@ -161,7 +163,12 @@ def measure(binary, label, inst, keep):
         "feas_a": ja["feasible_count"], "feas_b": jb["feasible_count"],
         "eff_a": ja["effective_count"], "eff_b": jb["effective_count"],
     }
-    return {"metrics": m, "gap": {s: by[s]["gap"] for s in SCENARIOS}, "facts": facts,
+    by_level = None
+    if label == "TOU":
+        sol = {s: solve_json(binary, inst, s, keep, "%s-solve-%s.json" % (tag, s)) for s in ("S1", "S3", "S4")}
+        sol["S6"] = s6
+        by_level = price_levels(sol)
+    return {"metrics": m, "gap": {s: by[s]["gap"] for s in SCENARIOS}, "facts": facts, "by_level": by_level,
             "b_waits": b_waits, "gaps12_24": (pts[12.0]["gap"], pts[24.0]["gap"]),
             "gap1280": cap["points"][0]["gap"]}
 
@@ -170,6 +177,48 @@ def unsigned_zero(text):
     """'-0.00' and '+0.000' as '0': a deviation that rounds to zero has no sign."""
     digits = text.lstrip("+-").split(" ")[0]
     return text.replace(text.split(" ")[0], "0") if digits and float(digits) == 0.0 else text
+
+
+def price_levels(sol):
+    """Per price level: hours, and per scenario grid MWh, grid cost and battery charge/discharge."""
+    levels = {}
+    for s, r in sol.items():
+        dt_h = r["site"]["step_minutes"] / 60.0
+        for x in r["slots"]:
+            p = round(x["price_usd_per_mwh"], 6)
+            row = levels.setdefault(p, {"slots": set()})
+            row["slots"].add(x["slot"])
+            cell = row.setdefault(s, [0.0, 0.0, 0.0, 0.0])
+            cell[0] += x["grid_kw"] * dt_h / 1000.0
+            cell[1] += x["grid_kw"] * dt_h / 1000.0 * p
+            cell[2] += x["charge_kw"] * dt_h / 1000.0
+            cell[3] += x["discharge_kw"] * dt_h / 1000.0
+    return levels
+
+
+def levels_table(res):
+    lv = res["by_level"]
+    print("<!-- TOU instance: grid purchase by price level -->")
+    print("| Level (USD/MWh) | Slots | S1 grid (MWh) | S3 grid | S4 grid | S6 grid | S4 - S1 grid cost (USD) "
+          "| S6 battery charge / discharge (MWh) |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|")
+    total = 0.0
+    for p in sorted(lv):
+        row = lv[p]
+        slots = sorted(row["slots"])
+        spans, start = [], slots[0]
+        for a, b in zip(slots, slots[1:] + [None]):
+            if b != a + 1:
+                spans.append("%d-%d" % (start, a) if a > start else "%d" % a)
+                start = b
+        delta = row["S4"][1] - row["S1"][1]
+        total += delta
+        print("| %.2f | %s | %.3f | %.3f | %.3f | %.3f | %+.2f | %.3f / %.3f |" % (
+            p, ", ".join(spans), row["S1"][0], row["S3"][0], row["S4"][0], row["S6"][0], delta,
+            row["S6"][2], row["S6"][3]))
+    print("| all | | %s | %+.2f | |" % (" | ".join("%.3f" % sum(lv[p][s][0] for p in lv)
+                                                  for s in ("S1", "S3", "S4", "S6")), total))
+    print()
 
 
 def dev(kind, ours, paper):
@@ -268,6 +317,10 @@ def main():
     for label, res in results:
         table_iv(label, res)
     facts_table(results)
+    print()
+    for label, res in results:
+        if res["by_level"]:
+            levels_table(res)
 
 
 if __name__ == "__main__":
