@@ -89,7 +89,7 @@ CSV_HEADER = "slot,pv_kw,wind_kw,price_usd_per_mwh"
 # Pacific local time; slot t covers hour [t, t+1). Holidays of both utilities: none in June.
 #
 # sdge (the default: the paper day's price zone is SDGE): SDG&E's commercial TOU periods
-# (e.g. Schedule AL-TOU), in force since 1 December 2017 after the CPUC's 2016 General Rate
+# (the source: "most business customers"; e.g. Schedule AL-TOU), in force since 1 December 2017 after the CPUC's 2016 General Rate
 # Case Phase 2 decision; summer is June 1 - October 31. Source: SDG&E's business newsletter
 # "New seasonal and peak periods launching", reproduced at
 # https://www.abasd.org/blog/sdge-business-energy and
