@@ -23,11 +23,18 @@ Steps
   4. Fit a PV factor a, a wind factor b (used and curtailed energy) and a price-level
      factor c (cost) so that S1 reproduces the S1 row; write the fitted series and the
      unscaled (a = b = c = 1) series of the same day and zone to instances/.
+  5. With --tou, also write the time-of-use reading of the same day (issue 18): the
+     price is piecewise constant over the summer periods of SDG&E's commercial TOU
+     tariffs (the chosen zone's utility; --tou-tariff pge for PG&E's, a sensitivity), each period's level is the mean of that day's
+     DLAP price over the period's hours, and one factor c_tou (fitted like c) makes S1
+     cost 473.03 USD again. PV and wind are the fitted series above, unchanged. Writes
+     instances/paper_2048gpu_tou_series.csv and instances/paper_2048gpu_tou.json (the LMP
+     instance with its name and series file replaced).
 
 Python 3 standard library only. Output is deterministic: running it twice gives
 byte-identical CSV files.
 
-Usage: /usr/bin/python3 tools/build-paper-day.py [DATA_DIR] [--out-dir DIR] [--markdown]
+Usage: /usr/bin/python3 tools/build-paper-day.py [DATA_DIR] [--out-dir DIR] [--markdown] [--tou [--tou-tariff sdge|pge]]
 """
 
 import argparse
@@ -76,6 +83,41 @@ PDT_OFFSET = dt.timedelta(hours=-7)
 OUT_FITTED = "paper_2048gpu_series.csv"
 OUT_UNSCALED = "paper_2048gpu_unscaled_series.csv"
 CSV_HEADER = "slot,pv_kw,wind_kw,price_usd_per_mwh"
+
+# ---------------------------------------------------------------- TOU reading (--tou)
+# Summer time-of-use periods of CAISO-area commercial tariffs. Clock hours [start, end) in
+# Pacific local time; slot t covers hour [t, t+1). Holidays of both utilities: none in June.
+#
+# sdge (the default: the paper day's price zone is SDGE): SDG&E's commercial TOU periods
+# (the source: "most business customers"; e.g. Schedule AL-TOU), in force since 1 December 2017 after the CPUC's 2016 General Rate
+# Case Phase 2 decision; summer is June 1 - October 31. Source: SDG&E's business newsletter
+# "New seasonal and peak periods launching", reproduced at
+# https://www.abasd.org/blog/sdge-business-energy and
+# https://bpcp.org/2017/11/27/new-energy-utility-seasonal-peak-periods/ .
+#
+# pge (a sensitivity only; not the paper day's zone): PG&E's business TOU periods since March
+# 2021, summer June - September: peak 4-9 p.m. every day, partial-peak 2-4 p.m. and 9-11 p.m.
+# Source: https://www.pge.com/en_US/small-medium-business/your-account/rates-and-rate-options/
+# time-of-use-rates.page ("Time-of-use rate plans for your business").
+TOU_TARIFFS = {
+    "sdge": {
+        "title": "SDG&E commercial TOU (e.g. Schedule AL-TOU), summer periods effective 2017-12-01",
+        "summer_months": range(6, 11),
+        "weekday": [("super off-peak", [(0, 6)]), ("off-peak", [(6, 16), (21, 24)]), ("on-peak", [(16, 21)])],
+        "weekend": [("super off-peak", [(0, 14)]), ("off-peak", [(14, 16), (21, 24)]), ("on-peak", [(16, 21)])],
+    },
+    "pge": {
+        "title": "PG&E business TOU, summer periods effective 2021-03",
+        "summer_months": range(6, 10),
+        "weekday": [("off-peak", [(0, 14), (23, 24)]), ("partial-peak", [(14, 16), (21, 23)]),
+                    ("peak", [(16, 21)])],
+        "weekend": [("off-peak", [(0, 14), (23, 24)]), ("partial-peak", [(14, 16), (21, 23)]),
+                    ("peak", [(16, 21)])],
+    },
+}
+OUT_TOU_SERIES = "paper_2048gpu_tou_series.csv"
+OUT_TOU_INSTANCE = "paper_2048gpu_tou.json"
+LMP_INSTANCE = "paper_2048gpu.json"
 DECIMALS = 6
 
 
@@ -302,6 +344,126 @@ def read_series(path):
     return pv, wind, price
 
 
+# ---------------------------------------------------------------- TOU reading
+def tou_periods_for(tariff, day):
+    """The tariff's period list for `day`; fails outside the summer season it is cited for."""
+    if day.month not in TOU_TARIFFS[tariff]["summer_months"]:
+        fail("%s is outside the %s summer season whose periods are cited" % (day, tariff))
+    return TOU_TARIFFS[tariff]["weekend" if day.weekday() >= 5 else "weekday"]
+
+
+def tou_slot_period(periods):
+    """Period index of every slot; fails unless the periods tile the 24 hours exactly once."""
+    owner = [None] * SLOTS
+    for i, (name, spans) in enumerate(periods):
+        for start, end in spans:
+            for t in range(start, end):
+                if owner[t] is not None:
+                    fail("TOU period %s overlaps %s at hour %d" % (name, periods[owner[t]][0], t))
+                owner[t] = i
+    if None in owner:
+        fail("TOU periods leave hour %d uncovered" % owner.index(None))
+    return owner
+
+
+def tou_levels(price, periods):
+    """Mean of the day's hourly price over each period's hours (the TOU level before scaling)."""
+    owner = tou_slot_period(periods)
+    levels = []
+    for i in range(len(periods)):
+        hours = [price[t] for t in range(SLOTS) if owner[t] == i]
+        levels.append(sum(hours) / len(hours))
+    return levels, owner
+
+
+def tou_price_factor(pv, wind, tou_price):
+    """c_tou with S1 cost = Table IV's: the same closed form as the LMP price factor."""
+    fig = s1_figures(pv, wind, tou_price)
+    return (TARGET["cost_usd"] - CURTAIL_USD_PER_MWH * fig["curtailment_mwh"]) / fig["energy_cost_usd"]
+
+
+def write_tou_instance(lmp_path, out_path):
+    """The LMP instance with only its name and series file replaced (same site, jobs, battery)."""
+    with open(lmp_path) as f:
+        text = f.read()
+    edits = [('"name": "paper_2048gpu"', '"name": "paper_2048gpu_tou"'),
+             ('"csv": "%s"' % OUT_FITTED, '"csv": "%s"' % OUT_TOU_SERIES)]
+    for old, new in edits:
+        if text.count(old) != 1:
+            fail("%s: expected exactly one %s to replace" % (lmp_path, old))
+        text = text.replace(old, new)
+    with open(out_path, "w", newline="\n") as f:
+        f.write(text)
+
+
+def clock(h):
+    return "%02d:00" % h
+
+
+def build_tou(tariff, out_dir, repo, day, zone, price_raw, pv_f, wind_f, src, markdown):
+    """Write the TOU series and instance; print the period table and the S1 check."""
+    periods = tou_periods_for(tariff, day)
+    title = TOU_TARIFFS[tariff]["title"]
+    levels, owner = tou_levels(price_raw, periods)
+    tou_raw = [levels[owner[t]] for t in range(SLOTS)]
+    c_tou = tou_price_factor(pv_f, wind_f, tou_raw)
+    tou = scaled(tou_raw, c_tou)
+    kind = "weekend/holiday" if day.weekday() >= 5 else "weekday"
+    path_csv = os.path.join(out_dir, OUT_TOU_SERIES)
+    write_series(path_csv,
+                 ["paper case (2048 GPUs) input series, TOU reading of the price, fitted to Table IV row S1",
+                  "generated by tools/build-paper-day.py --tou%s" % ("" if tariff == "sdge" else " --tou-tariff " + tariff)] + src +
+                 ["pv and wind: the fitted series of %s, unchanged" % OUT_FITTED,
+                  "price: %s, summer %s periods" % (title, kind)] +
+                 ["period %s %s: level = mean DLAP %s price over its hours = %.6f USD/MWh" % (
+                     name, " + ".join("%s-%s" % (clock(a), clock(b)) for a, b in spans), zone, levels[i])
+                  for i, (name, spans) in enumerate(periods)] +
+                 ["factors: pv and wind as the LMP series, TOU price factor %.6f (multiplies every level)" % c_tou,
+                  "S1 target: cost 473.03 USD, grid 8.965 MWh, curtailment 1.077 MWh, "
+                  "RE utilisation 93.46 %, green share 63.20 %"],
+                 pv_f, wind_f, tou)
+    write_tou_instance(os.path.join(repo, "instances", LMP_INSTANCE), os.path.join(out_dir, OUT_TOU_INSTANCE))
+    print()
+    print("TOU reading (--tou): %s, summer %s periods; levels = period means of the day's %s DLAP price"
+          % (title, kind, zone))
+    print("wrote %s" % os.path.relpath(path_csv, repo))
+    print("wrote %s" % os.path.relpath(os.path.join(out_dir, OUT_TOU_INSTANCE), repo))
+    pv_r, wind_r, tou_r = read_series(path_csv)
+    fig = s1_figures(pv_r, wind_r, tou_r)
+    err = rel_errors(fig)
+    rows = []
+    for i, (name, spans) in enumerate(periods):
+        hours = [t for t in range(SLOTS) if owner[t] == i]
+        lmp = [price_raw[t] for t in hours]
+        rows.append((name, " and ".join("%s-%s" % (clock(a), clock(b)) for a, b in spans),
+                     "slots " + ", ".join("%d-%d" % (a, b - 1) for a, b in spans), len(hours),
+                     min(lmp), max(lmp), levels[i], c_tou * levels[i]))
+    print("%-15s %-24s %-20s %5s %16s %10s %12s" % ("period", "hours (PDT)", "slots", "hours",
+                                                      "DLAP min/max", "mean", "TOU level"))
+    for r in rows:
+        print("%-15s %-24s %-20s %5d %7.2f / %6.2f %10.4f %12.4f" % r)
+    print("TOU price factor c_tou = %.6f; price min/mean/max %.2f / %.2f / %.2f $/MWh" % (
+        c_tou, min(tou_r), sum(tou_r) / SLOTS, max(tou_r)))
+    print("S1 on the TOU series: " + ", ".join("%s %s (%.5f %%)" % (FIGURE_LABEL[k], fig_str(k, fig[k]),
+                                                                     100 * err[k]) for k in FIGURES))
+    if markdown:
+        print()
+        print("<!-- markdown: TOU periods -->")
+        print("| Period | Hours (PDT) | Slots | Hours | DLAP %s min / max ($/MWh) | Period mean ($/MWh) "
+              "| TOU level, x %.6f ($/MWh) |" % (zone, c_tou))
+        print("|---|---|---|---:|---:|---:|---:|")
+        for r in rows:
+            print("| %s | %s | %s | %d | %.2f / %.2f | %.4f | %.4f |" % r)
+        print()
+        print("<!-- markdown: TOU S1 check -->")
+        print("| Figure | Paper (Table IV, S1) | Ours, TOU | Rel. error |")
+        print("|---|---:|---:|---:|")
+        for k in FIGURES:
+            print("| %s | %s | %.4f | %.5f %% |" % (FIGURE_LABEL[k], fig_str(k, TARGET[k]), fig[k], 100 * err[k]))
+    if max(err.values()) >= 0.005:
+        fail("TOU S1 figures are outside the 0.5 %% tolerance")
+
+
 def fig_str(k, v):
     return "%.2f" % v if k in ("cost_usd", "re_utilisation_pct", "green_share_pct") else "%.3f" % v
 
@@ -315,6 +477,10 @@ def main():
                     help="where the two CSVs are written (default: <repo>/instances)")
     ap.add_argument("--markdown", action="store_true",
                     help="also print the tables of docs/reproduction.md in Markdown")
+    ap.add_argument("--tou", action="store_true",
+                    help="also write the TOU reading of the price (paper_2048gpu_tou*.{csv,json})")
+    ap.add_argument("--tou-tariff", choices=sorted(TOU_TARIFFS), default="sdge",
+                    help="whose summer TOU periods --tou uses (default sdge, the paper day's zone)")
     args = ap.parse_args()
     data_dir = os.path.normpath(args.data_dir)
     for name in (EIA_FILE, PRICE_FILE):
@@ -488,6 +654,9 @@ def main():
 
     if worst >= 0.005:
         fail("fitted S1 figures are outside the 0.5 %% tolerance")
+
+    if args.tou:
+        build_tou(args.tou_tariff, args.out_dir, repo, d, zone, price, pv_f, wind_f, src, args.markdown)
 
 
 if __name__ == "__main__":
