@@ -23,8 +23,11 @@ constexpr double kScale = 1024.0;
 // which relaxes the problem: a proof on a subset is a proof for the instance).
 class ExcessDual {
  public:
-  ExcessDual(ScenarioContext& c, std::vector<int> jobs, int threads)
-      : c_(c), jobs_(std::move(jobs)), arena_(threads > 0 ? threads : tbb::task_arena::automatic) {
+  ExcessDual(ScenarioContext& c, std::vector<int> jobs, int threads, Clock::time_point stop_at)
+      : c_(c),
+        jobs_(std::move(jobs)),
+        deadline_(stop_at),
+        arena_(threads > 0 ? threads : tbb::task_arena::automatic) {
     const Instance& in = *c.instance;
     const int slots = c.slots();
     capacity_ = in.site.gpu_capacity;
@@ -69,14 +72,17 @@ class ExcessDual {
   // Adds the slot side to value(), the excess charged `scale` per GPU: call after
   // EvaluateJobs with the same prices. Separate
   // because on fleets it costs more than the paths, and is not needed when they fit.
-  void EvaluateSlots(const std::vector<std::vector<double>>& pi, double scale) {
-    for (int t = 0; t < c_.slots(); ++t) value_ += SlotSide(t, pi, scale);
+  // False (value() then meaningless) if the deadline passes first.
+  bool EvaluateSlots(const std::vector<std::vector<double>>& pi, double scale) {
+    for (int t = 0; t < c_.slots(); ++t) {
+      if (Clock::now() >= deadline_) return false;
+      value_ += SlotSide(t, pi, scale);
+    }
+    return true;
   }
 
   bool Evaluate(const std::vector<std::vector<double>>& pi, double scale) {
-    if (!EvaluateJobs(pi)) return false;
-    EvaluateSlots(pi, scale);
-    return true;
+    return EvaluateJobs(pi) && EvaluateSlots(pi, scale);
   }
 
   double value() const { return value_; }
@@ -95,8 +101,11 @@ class ExcessDual {
   }
 
  private:
-  // Job a's side at prices pi: its cheapest path's value (kInf if it has none); sets x.
+  // Job a's side at prices pi: its cheapest path's value (kInf if it has none or the
+  // deadline has passed); sets x.
   double SolveJob(int a, const std::vector<std::vector<double>>& pi) {
+    // S3's per-job DPs take seconds on large fleets: the attempt must not outlive its budget.
+    if (Clock::now() >= deadline_) return kInf;
     const int slots = c_.slots();
     const int levels_a = levels(a), r = release(a), d = deadline(a);
     JobSubproblem& sub = *c_.jobs[job(a)];
@@ -175,6 +184,7 @@ class ExcessDual {
 
   ScenarioContext& c_;
   std::vector<int> jobs_;
+  Clock::time_point deadline_;  // job solves not started by then count as failed
   int capacity_ = 0, unit_ = 1, cap_units_ = 0;
   std::vector<std::vector<int>> active_;  // per slot: the jobs whose window covers it
   tbb::task_arena arena_;
@@ -230,8 +240,10 @@ class RateBound {
   }
 
   // F(w) and its supergradient 1 - share_j(argmax patterns). `magnitude` receives the
-  // sum of the absolute values that make F up, to size the round-off margin.
-  double Evaluate(const std::vector<double>& w, std::vector<double>& gradient, double& magnitude) {
+  // sum of the absolute values that make F up, to size the round-off margin. -inf when
+  // the deadline passes first.
+  double Evaluate(const std::vector<double>& w, Clock::time_point deadline,
+                  std::vector<double>& gradient, double& magnitude) {
     const int n = static_cast<int>(jobs_.size());
     gradient.assign(n, 1.0);
     double f = 0;
@@ -241,6 +253,7 @@ class RateBound {
     double slot_value = 0;
     std::vector<int> levels;
     for (int t = 0; t < c_.slots(); ++t) {
+      if (Clock::now() >= deadline) return -kInf;  // no proof from a partial sum
       // Consecutive slots with the same jobs have the same best pattern.
       if (t == 0 || active_[t] != active_[t - 1]) slot_value = BestPattern(active_[t], w, levels);
       f -= slot_value;
@@ -330,7 +343,8 @@ bool ProveByRates(ScenarioContext& c, const std::vector<int>& jobs,
     ++iterations;
     if (Clock::now() >= options.deadline) return false;
     double magnitude = 0;
-    const double f = bound.Evaluate(w, gradient, magnitude);
+    const double f = bound.Evaluate(w, options.deadline, gradient, magnitude);
+    if (f == -kInf) return false;
     if (f > 1e-9 * magnitude) return true;
     // Every job's compute delivered by the best patterns: the relaxation is feasible.
     if (std::all_of(gradient.begin(), gradient.end(), [](double g) { return g <= 0; })) {
@@ -367,7 +381,7 @@ struct Attempt {
 Attempt Prove(ScenarioContext& c, const std::vector<int>& jobs, const CapacityProofOptions& options,
               std::vector<long long>* footprints) {
   Attempt out;
-  ExcessDual dual(c, jobs, options.threads);
+  ExcessDual dual(c, jobs, options.threads, options.deadline);
 
   const int slots = c.slots(), n = dual.num_jobs();
   // Start at the LP's uniform price of one per GPU: D is then the least GPU-slots the jobs
@@ -420,7 +434,7 @@ Attempt Prove(ScenarioContext& c, const std::vector<int>& jobs, const CapacityPr
       out.by_rates = true;
       break;
     }
-    dual.EvaluateSlots(pi, 1.0);
+    if (!dual.EvaluateSlots(pi, 1.0)) break;
     const double value = dual.value();
     if (best == -kInf || value > best + 1e-9 * std::max(1.0, std::abs(best))) {
       best = value;
