@@ -137,7 +137,16 @@ class ExcessDual {
   // where the excess grows linearly with every further GPU (so that state is exact).
   double SlotSide(int t, const std::vector<std::vector<double>>& pi, double scale) {
     const std::vector<int>& items = active_[t];
-    const int over = cap_units_ + 1, states = cap_units_ + 2;
+    // States beyond the most GPUs these jobs can use are unreachable (the capacity search
+    // probes capacities up to millions of GPUs).
+    int reachable = 0;
+    for (int a : items) {
+      int most = 0;
+      for (int l = 1; l < levels(a); ++l) most = std::max(most, gpus(a, l) / unit_);
+      reachable += most;
+    }
+    const int limit = std::min(cap_units_, reachable);
+    const int over = limit + 1, states = limit + 2;
     value_by_state_.assign(states, kInf);
     value_by_state_[0] = 0;
     choice_.assign(items.size() * states, -1);
@@ -156,7 +165,7 @@ class ExcessDual {
           double cost = v - price[l];
           if (s == over) {
             cost += per_unit * w;
-          } else if (s + w <= cap_units_) {
+          } else if (s + w <= limit) {  // limit < cap_units_ only if never exceeded
             to = s + w;
           } else {
             cost += per_unit * (s + w - cap_units_);
@@ -270,7 +279,9 @@ class RateBound {
   // multiple-choice knapsack over GPU units.
   double BestPattern(const std::vector<int>& items, const std::vector<double>& w,
                      std::vector<int>& levels) {
-    const int states = cap_units_ + 1;
+    int reachable = 0;  // states beyond the most GPUs these jobs can use are unreachable
+    for (int a : items) reachable += *std::max_element(weight_[a].begin(), weight_[a].end());
+    const int states = std::min(cap_units_, reachable) + 1;
     value_.assign(states, -kInf);
     value_[0] = 0;
     choice_.assign(items.size() * states, -1);
@@ -375,7 +386,7 @@ struct Attempt {
   int iterations = 0;
 };
 
-// Projected-free subgradient ascent on D (the prices are free in sign), Polyak steps
+// Subgradient ascent on D (the prices are free in sign, so nothing to project), Polyak steps
 // towards a target a little above the best value, with the certificate checked whenever
 // the value is positive.
 Attempt Prove(ScenarioContext& c, const std::vector<int>& jobs, const CapacityProofOptions& options,
