@@ -440,7 +440,7 @@ Attempt Prove(ScenarioContext& c, const std::vector<int>& jobs, const CapacityPr
     }
     // The least-GPU paths collide: before the decomposition's many prices, try the rate
     // bound's few weights (cheap, and enough on the paper case).
-    if (it == 1 && ProveByRates(c, jobs, options, out.iterations)) {
+    if (it == 1 && options.rate_bound && ProveByRates(c, jobs, options, out.iterations)) {
       out.proven = true;
       out.by_rates = true;
       break;

@@ -32,12 +32,13 @@ SolveOptions NoCapacitySearch() {
   return options;
 }
 
-internal::CapacityProof Prove(const Instance& in, Scenario scenario) {
+internal::CapacityProof Prove(const Instance& in, Scenario scenario, bool rate_bound = true) {
   absl::StatusOr<std::vector<JobModes>> modes = BuildAllModes(in);
   REQUIRE(modes.ok());
   internal::ScenarioContext context = internal::MakeContext(in, *modes, scenario);
   internal::CapacityProofOptions options;
   options.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  options.rate_bound = rate_bound;
   return internal::ProveCapacityInfeasible(context, options);
 }
 
@@ -74,6 +75,22 @@ TEST_CASE("The proof keeps only the jobs it needs and says which bound proved it
   const internal::CapacityProof at_1272 = Prove(PaperAt(1272), Scenario::kS4);
   REQUIRE(at_1272.proven);
   CHECK(at_1272.diagnosis.find("rate bound") != std::string::npos);
+}
+
+TEST_CASE("The decomposition alone certifies an exact least GPU excess", "[infeasibility]") {
+  // At unit prices its value is the jobs' least GPU-slots minus what the capacity offers:
+  // 30144 - 18432 at 768 GPUs (where the larger modes are gone), 30048 - 24576 at 1024 and
+  // 30048 - 27648 at 1152 (see the diagnoses). The certificate may only be higher.
+  const std::vector<std::pair<int, double>> cases = {{768, 11712}, {1024, 5472}, {1152, 2400}};
+  for (const auto& [gpus, lp_excess] : cases) {
+    INFO(gpus << " GPUs");
+    const internal::CapacityProof proof = Prove(PaperAt(gpus), Scenario::kS4, false);
+    REQUIRE(proof.proven);
+    CHECK(proof.excess_gpu_slots >= lp_excess);
+    CHECK(proof.diagnosis.find("LLM-B-33B cannot finish") != std::string::npos);
+  }
+  // Without the rate bound, 1280 GPUs must still not be claimed infeasible.
+  CHECK_FALSE(Prove(PaperAt(1280), Scenario::kS4, false).proven);
 }
 
 TEST_CASE("Feasible capacities and shipped instances are never claimed infeasible",

@@ -1,20 +1,27 @@
-// Proven infeasibility of the shared GPU capacity (issue 13): a phase-1 Lagrangian
-// decomposition of the least GPU excess, with an exact integer certificate.
+// Proven infeasibility of the shared GPU capacity (issue 13), tried before any search.
+// Three steps, each ending the attempt when it concludes (docs/engine.md, "Infeasibility"):
 //
-// Every job's GPU level in every slot (0 = not training, else one of its graph modes) is
-// copied: x on the job side (one path per job through its checkpoint graph) and y on the
-// slot side (one level per job in each slot, any sum of GPUs, charged the GPUs above
-// capacity). For prices pi on the copies x = y,
+// 1. Least GPU-slots: every job's cheapest path at one per GPU-slot. If these paths fit
+//    the capacity together, nothing can be proven and the attempt ends (the usual case).
+// 2. Rate bound: a job trains in one integral mode per slot and must deliver its compute;
+//    for job weights w on the simplex, sum_j w_j - sum_t max_{modes fitting slot t}
+//    sum_j w_j X_j dt / C_j > 0 proves infeasibility. Few weights, so it converges fast;
+//    it proves the paper case at 1272 GPUs, where the LP bound cannot.
+// 3. Phase-1 Lagrangian decomposition of the least GPU excess. Every job's level in every
+//    slot (0 = not training, else one of its graph modes) is copied: x on the job side
+//    (one path per job) and y on the slot side (one level per job and slot, the GPUs above
+//    capacity charged). For prices pi on the copies x = y,
 //
-//   D(pi) = sum_j min_path sum_t pi[j,t,x_jt]  +  sum_t min_y ( excess_t(y) - sum_j pi[j,t,y_jt] )
+//      D(pi) = sum_j min_path sum_t pi[j,t,x_jt]  +  sum_t min_y ( excess_t(y) - sum_j pi[j,t,y_jt]
+//      )
 //
-// is a lower bound on the least total excess (GPU-slots above capacity) of any schedule,
-// so D(pi) > 0 proves that no schedule fits the capacity. Unlike the LP bound (the per-slot
-// price mu_t of a GPU, i.e. pi[j,t,l] = mu_t gpus(l)), the slot side knows that a job runs one
-// integral mode per slot: on the paper case at 1272 GPUs the LP bound is not positive but
-// this one is. The prices are found by a subgradient method in doubles, then rounded to
-// multiples of 1/kScale and D is re-evaluated in integer arithmetic (exact in doubles below
-// 2^53): only that exact value is ever used as a proof.
+//    is a lower bound on the least total excess (GPU-slots above capacity) of any
+//    schedule, so D(pi) > 0 proves infeasibility. It starts at the LP's prices
+//    (pi[j,t,l] = gpus(l)) and takes subgradient steps. The prices are rounded to
+//    multiples of 1/kScale and D is re-evaluated in integer arithmetic (exact in doubles
+//    below 2^53): only that exact value is ever used as a proof. On the paper case at 1272
+//    GPUs its subgradient did not reach a positive value (870 iterations), so step 2
+//    carries that case.
 #ifndef CKPTDP_DISPATCH_INTERNAL_INFEASIBILITY_H_
 #define CKPTDP_DISPATCH_INTERNAL_INFEASIBILITY_H_
 
@@ -41,7 +48,8 @@ struct CapacityProof {
 struct CapacityProofOptions {
   int max_iterations = 3000;
   std::chrono::steady_clock::time_point deadline;
-  int threads = 0;  // for the job side (0 = all cores); the result does not depend on it
+  int threads = 0;         // for the job side (0 = all cores); the result does not depend on it
+  bool rate_bound = true;  // false: the decomposition alone (tests of its certificate)
   // After a proof, try to drop each job in turn and keep the smaller proof (the diagnosis
   // then names only the jobs that conflict). Costs one proof attempt per job.
   bool minimise_jobs = true;
