@@ -3,7 +3,8 @@
 //
 // 1. Least GPU-slots: every job's cheapest path at one per GPU-slot. If these paths fit
 //    the capacity together, nothing can be proven and the attempt ends (the usual case).
-// 2. Rate bound: a job trains in one integral mode per slot and must deliver its compute;
+// 2. Rate bound (rate_bound.h): a job trains in one integral mode per slot and must deliver its
+// compute;
 //    for job weights w on the simplex, sum_j w_j - sum_t max_{modes fitting slot t}
 //    sum_j w_j X_j dt / C_j > 0 proves infeasibility. Few weights, so it converges fast;
 //    it proves the paper case at 1272 GPUs, where the LP bound cannot.
