@@ -33,6 +33,8 @@ struct Violation {
 
 struct CheckReport {
   std::vector<Violation> violations;
+  // The result's status when it has no schedule (only its structure was checked), else "".
+  std::string no_schedule_status;
 
   bool ok() const { return violations.empty(); }
   // "ok: ..." or a count line followed by one "  where: what" line per violation.

@@ -12,6 +12,7 @@
 #include "dispatch/internal/branch_and_bound.h"
 #include "dispatch/internal/dual.h"
 #include "dispatch/internal/evaluation.h"
+#include "dispatch/internal/infeasibility.h"  // issue 13 hook (wip/cert)
 #include "dispatch/internal/lagrangian.h"
 #include "tbb/task_arena.h"
 
@@ -195,6 +196,12 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
         r.lower_bound_usd = r.objective_usd;
       }
     }
+  } else if (const internal::CapacityProof proof =  // issue 13 hook (wip/cert)
+             internal::ProveCapacityInfeasible(context, internal::ProofOptions(options, start));
+             proof.proven) {
+    r.status = SolveStatus::kInfeasible;
+    r.diagnosis = proof.diagnosis;
+    r.solver.iterations = proof.iterations;
   } else {
     // S6 and S3 relax S4 (add a battery; drop checkpoint continuity), so S4's incumbent is
     // feasible for both: solving S4 first guarantees cost(S6), cost(S3) <= cost(S4).

@@ -26,6 +26,10 @@ absl::Status RequireSeries(const Instance& instance) {
 }  // namespace
 
 std::string CheckReport::ToText() const {
+  if (ok() && !no_schedule_status.empty()) {
+    return absl::StrCat("ok: status ", no_schedule_status,
+                        ", no schedule to check; the structure and the diagnosis are valid\n");
+  }
   if (ok()) return "ok: the result satisfies every checked constraint\n";
   std::string out =
       absl::StrCat(violations.size(), violations.size() == 1 ? " violation:\n" : " violations:\n");
@@ -38,7 +42,10 @@ absl::StatusOr<CheckReport> CheckResult(const Instance& instance, std::string_vi
                           check_internal::ParseResultRecord(result_json));
   CheckReport report;
   check_internal::CheckHeader(instance, result, report);
-  if (!result.has_schedule) return report;
+  if (!result.has_schedule) {
+    report.no_schedule_status = result.status;
+    return report;
+  }
 
   CKPTDP_RETURN_IF_ERROR(RequireSeries(instance));
   CKPTDP_ASSIGN_OR_RETURN(const std::vector<JobModes> modes, BuildAllModes(instance));

@@ -325,7 +325,7 @@ TEST_CASE("An infeasible instance exits 1 with a diagnosis on stdout", "[cli]") 
   TempDir dir;
   // 768 GPUs hold either baseline (512 and 768 GPUs) but not both at once (Fig. 12(b)).
   const fs::path instance = PaperCopy(dir, 768);
-  // S1: the fixed baseline breaks the capacity; S6: the Lagrangian bound proves it.
+  // S1: the fixed baseline breaks the capacity; S6: the capacity proof (issue 13).
   for (const char* scenario : {"S1", "S6"}) {
     INFO("scenario " << scenario);
     const fs::path out = dir / (std::string(scenario) + ".json");
@@ -343,6 +343,11 @@ TEST_CASE("An infeasible instance exits 1 with a diagnosis on stdout", "[cli]") 
     const nlohmann::json result = nlohmann::json::parse(ReadFile(out));
     CHECK(result["objective_usd"].is_null());
     CHECK(result["jobs"].size() == 2);
+    CHECK(result["status"] == "infeasible");
+    if (std::string(scenario) == "S6") {  // the capacity proof names the jobs (issue 13)
+      CHECK(Contains(result["diagnosis"].get<std::string>(),
+                     "LLM-B-33B cannot finish its 12 segments by slot 24 beside LLM-A-13B"));
+    }
     const Outcome c = RunCli({"check", instance.string(), out.string()});
     INFO("check stdout: " << c.out << "\ncheck stderr: " << c.err);
     CHECK(c.exit_code == kSolved);

@@ -327,6 +327,9 @@ TEST_CASE("an infeasible result is checked for structure only", "[check]") {
                  {"gap", nullptr},
                  {"diagnosis", "job A cannot finish"}};
   CHECK(Check(in, result).ok());
+  CHECK(Check(in, result).ToText() ==
+        "ok: status infeasible, no schedule to check; the structure and the diagnosis are "
+        "valid\n");
 
   result["diagnosis"] = "";
   REQUIRE_NAMES(Check(in, result), "diagnosis", "which job");

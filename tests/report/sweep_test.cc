@@ -112,7 +112,8 @@ TEST_CASE("Points without a schedule are recorded and do not abort the sweep", "
   REQUIRE(r.ok());
   REQUIRE(r->size() == 3);
   REQUIRE((*r)[0].result.ok());
-  // Infeasible, or time_limit when the few iterations allowed here cannot prove it.
+  // Proven infeasible (the capacity proof runs before any Lagrangian iteration).
+  CHECK((*r)[0].result->status == SolveStatus::kInfeasible);
   CHECK((*r)[0].result->schedule.jobs.empty());
   CHECK_FALSE((*r)[0].result->diagnosis.empty());
   CHECK_FALSE((*r)[1].result.ok());
