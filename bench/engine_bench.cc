@@ -22,8 +22,11 @@ void BM_EngineIteration(benchmark::State& state) {
   const Instance& in = Paper();
   const std::vector<JobModes> modes = *BuildAllModes(in);
   internal::ScenarioContext c = internal::MakeContext(in, modes, Scenario::kS4);
-  std::vector<double> lambda(in.time.slots), mu(in.time.slots, 0.0);
-  for (int t = 0; t < in.time.slots; ++t) lambda[t] = in.series.price_usd_per_mwh[t] / 1000.0;
+  internal::Multipliers prices{std::vector<double>(in.time.slots),
+                               std::vector<double>(in.time.slots, 0.0)};
+  for (int t = 0; t < in.time.slots; ++t) {
+    prices.lambda[t] = in.series.price_usd_per_mwh[t] / 1000.0;
+  }
   std::vector<internal::EdgeCosts> costs(c.num_jobs());
   long long edges = 0;
   for (int j = 0; j < c.num_jobs(); ++j) {
@@ -33,7 +36,7 @@ void BM_EngineIteration(benchmark::State& state) {
   for (auto _ : state) {
     arena.execute([&] {
       tbb::parallel_for(0, c.num_jobs(), [&](int j) {
-        internal::PriceLagrangian(c, j, lambda, mu, costs[j]);
+        internal::PriceLagrangian(c, j, prices, costs[j]);
         benchmark::DoNotOptimize(c.jobs[j]->Solve(costs[j]).cost);
       });
     });

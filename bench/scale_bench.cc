@@ -41,7 +41,7 @@ struct Setup {
   Instance instance;
   std::vector<JobModes> modes;
   internal::ScenarioContext context;
-  std::vector<double> lambda, mu;
+  internal::Multipliers prices;
   std::vector<internal::EdgeCosts> costs;
   long long total_modes = 0;  // sum over jobs of graph modes
   long long edges = 0;        // sum over jobs of CountTrainEdges
@@ -92,7 +92,7 @@ double OtherCores(const CpuSample& a, const CpuSample& b) {
 void Iterate(Setup& s) {
   internal::ScenarioContext& c = s.context;
   tbb::parallel_for(0, c.num_jobs(), [&](int j) {
-    internal::PriceLagrangian(c, j, s.lambda, s.mu, s.costs[j]);
+    internal::PriceLagrangian(c, j, s.prices, s.costs[j]);
     benchmark::DoNotOptimize(c.jobs[j]->Solve(s.costs[j]).cost);
   });
 }
@@ -122,10 +122,10 @@ Setup& GetSetup(int jobs, int slots) {
   s->context = internal::MakeContext(s->instance, s->modes, Scenario::kS4);
 
   const int t_count = s->instance.time.slots;
-  s->lambda.resize(t_count);
-  s->mu.assign(t_count, 0.0);
+  s->prices.lambda.resize(t_count);
+  s->prices.mu.assign(t_count, 0.0);
   for (int t = 0; t < t_count; ++t) {
-    s->lambda[t] = s->instance.series.price_usd_per_mwh[t] / 1000.0;
+    s->prices.lambda[t] = s->instance.series.price_usd_per_mwh[t] / 1000.0;
   }
   s->costs.resize(s->context.num_jobs());
   for (int j = 0; j < s->context.num_jobs(); ++j) {
@@ -187,11 +187,11 @@ void BM_ScaleIterationHot(benchmark::State& state) {
   for (auto _ : state) {
     double seconds = 0;
     for (int j = 0; j < c.num_jobs(); ++j) {
-      internal::PriceLagrangian(c, j, s.lambda, s.mu, s.costs[j]);  // brings the job in
+      internal::PriceLagrangian(c, j, s.prices, s.costs[j]);  // brings the job in
       benchmark::DoNotOptimize(c.jobs[j]->Solve(s.costs[j]).cost);
       const auto start = std::chrono::steady_clock::now();
       for (int r = 0; r < kHotRepeats; ++r) {
-        internal::PriceLagrangian(c, j, s.lambda, s.mu, s.costs[j]);
+        internal::PriceLagrangian(c, j, s.prices, s.costs[j]);
         benchmark::DoNotOptimize(c.jobs[j]->Solve(s.costs[j]).cost);
       }
       seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -52,7 +52,7 @@ TEST_CASE("Level restrictions are honoured and agree with the Boost oracle", "[b
     std::vector<const SlotRestriction*> ptrs;
     for (const SlotRestriction& r : rs) ptrs.push_back(&r);
     EdgeCosts costs;
-    PriceLagrangian(c, j, lambda, mu, costs);
+    PriceLagrangian(c, j, {lambda, mu}, costs);
     ApplyRestrictions(c, j, ptrs, levels, costs);
     const PathSolution dp = sub.Solve(costs);
     const PathSolution ref = ReferenceShortestPath(sub.graph(), costs);

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "dispatch/internal/evaluation.h"
+#include "dispatch/internal/multipliers.h"
+#include "dispatch/internal/stop_rules.h"
 #include "tbb/task_arena.h"
 
 namespace ckptdp::internal {
@@ -39,12 +41,13 @@ class DualEvaluator {
 
   enum class Outcome { kOk, kOutOfTime, kJobInfeasible };
 
-  // Evaluates the dual at (lambda, mu) under `restrictions` (may be empty). kOutOfTime if
-  // the deadline passed before every job was solved (no value then); kJobInfeasible if
-  // some job has no plan (infeasible_job() says which): the restricted problem is empty.
-  absl::StatusOr<Outcome> Evaluate(const std::vector<double>& lambda, const std::vector<double>& mu,
+  // Evaluates the dual at `prices` under `restrictions` (may be empty). kOutOfTime if the
+  // deadline passed (or a stop was requested) before every job was solved (no value then);
+  // kJobInfeasible if some job has no plan (infeasible_job() says which): the restricted
+  // problem is empty.
+  absl::StatusOr<Outcome> Evaluate(const Multipliers& prices,
                                    const std::vector<SlotRestriction>& restrictions,
-                                   std::chrono::steady_clock::time_point deadline);
+                                   const Deadline& deadline);
 
   double value() const { return value_; }
   // The parts of value(): each job's subproblem bound and the power side's optimum.
@@ -73,10 +76,9 @@ class DualEvaluator {
   int infeasible_job_ = -1;
 };
 
-// The gap breakdown (ckptdp/result.h) of a feasible `incumbent` at (lambda, mu).
+// The gap breakdown (ckptdp/result.h) of a feasible `incumbent` at `prices`.
 absl::StatusOr<GapBreakdown> ExplainGap(ScenarioContext& context, int threads,
-                                        const std::vector<double>& lambda,
-                                        const std::vector<double>& mu, const Evaluated& incumbent);
+                                        const Multipliers& prices, const Evaluated& incumbent);
 
 }  // namespace ckptdp::internal
 

@@ -18,8 +18,12 @@
 #include "ckptdp/schedule.h"
 #include "dispatch/internal/edge_costs.h"
 #include "dispatch/internal/job_subproblem.h"
+#include "dispatch/internal/multipliers.h"
 
 namespace ckptdp::internal {
+
+// Slack on the site limits so that round-off in sums of kW never rejects a schedule.
+inline constexpr double kPowerSlackKw = 1e-6;
 
 struct ScenarioContext {
   const Instance* instance = nullptr;
@@ -52,8 +56,15 @@ void AddJobLoad(const ScenarioContext& context, int job, const std::vector<Run>&
                 std::vector<double>& aidc_kw, std::vector<int>& gpus);
 
 // Lagrangian prices: mode m in slot t costs lambda_t * PUE * P_m + mu_t * n_m.
-void PriceLagrangian(const ScenarioContext& context, int job, const std::vector<double>& lambda,
-                     const std::vector<double>& mu, EdgeCosts& costs);
+void PriceLagrangian(const ScenarioContext& context, int job, const Multipliers& prices,
+                     EdgeCosts& costs);
+
+// Whether a slot's GPUs and AIDC load are within the site's limits.
+bool WithinSiteLimits(const Instance& instance, int gpus, double aidc_kw);
+
+// The battery's net charge per slot (charge - discharge, kW) in a dispatch: added to the
+// AIDC load, the load that the grid and the renewables serve.
+std::vector<double> BatteryNetShift(const PowerDispatch& power);
 
 // Exact marginal prices against the other jobs' load (no battery), with modes blocked in
 // slots where they would exceed the residual GPU or site power capacity.

@@ -5,6 +5,7 @@
 #define CKPTDP_DISPATCH_INTERNAL_JOB_SUBPROBLEM_H_
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "ckptdp/graph.h"
@@ -27,6 +28,9 @@ class JobSubproblem {
   // A lower bound on the optimal value under `costs`; equals Solve's cost where the
   // subproblem is solved exactly. `solved` is the result of Solve with the same costs.
   virtual double LowerBound(const EdgeCosts& costs, const PathSolution& solved) = 0;
+  // Why no plan can reach the job's goal under any prices, or empty if some plan can.
+  // A non-empty reason proves the scenario infeasible.
+  virtual std::string UnreachableReason() const { return {}; }
 };
 
 // Exact: the DP on the checkpoint-state graph.
@@ -39,6 +43,9 @@ class GraphSubproblem final : public JobSubproblem {
   int feasible_index(int mode) const override { return graph_.feasible_index(mode); }
   PathSolution Solve(const EdgeCosts& costs) override { return solver_.Solve(graph_, costs); }
   double LowerBound(const EdgeCosts&, const PathSolution& solved) override { return solved.cost; }
+  std::string UnreachableReason() const override {
+    return graph_.Reachable() ? std::string() : graph_.UnreachableReason();
+  }
   const CheckpointGraph& graph() const { return graph_; }
 
  private:
