@@ -1,6 +1,7 @@
 #include "cli/interrupt.h"
 
 #include <signal.h>
+#include <unistd.h>
 
 namespace ckptdp::cli {
 namespace {
@@ -23,6 +24,11 @@ extern "C" void OnStopSignal(int signal_number) {
   }
   first_signal.store(signal_number);
   stop_requested.store(true);
+  // write() is async-signal-safe; iostreams are not.
+  static const char kMessage[] =
+      "\nckptdp: interrupted; stopping at the next safe point (interrupt again to abort)\n";
+  const ssize_t written = write(STDERR_FILENO, kMessage, sizeof(kMessage) - 1);
+  (void)written;
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Progress lines on stderr for the commands that run many solves (`scenarios`, `sweep`),
-// throttled like the solver log: news at most about once a second, and once the run has
-// gone on a while at most once per quarter of the time elapsed. Silent at --log-level 0.
+// throttled like the solver log: at most once a second, and once the run has gone on a
+// while at most once per half of the time elapsed. Silent at --log-level 0.
 #ifndef CKPTDP_CLI_PROGRESS_H_
 #define CKPTDP_CLI_PROGRESS_H_
 
@@ -23,7 +23,7 @@ class ProgressLines {
   void Print(const std::string& text, bool last = false) {
     if (!on_) return;
     const double now_s = Seconds();
-    if (!last && now_s - shown_s_ < std::max(1.0, 0.25 * now_s)) return;
+    if (!last && now_s - shown_s_ < std::max(1.0, 0.5 * now_s)) return;
     shown_s_ = now_s;
     std::cerr << text << "\n" << std::flush;
   }

@@ -214,11 +214,19 @@ absl::StatusOr<std::optional<Schedule>> WarmStartFromS4(const Instance& instance
            std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(until_s));
   };
   first.max_nodes = 0;  // a seed, not a proof
-  log.Note("warm start: solving S4 first");
+  // The warm start's own rows only at --log-level 2; by default one line sums it up.
+  const bool every_row = options.log_level >= internal::kLogEveryRow;
+  internal::SolverLog warm_log(options.log, every_row ? options.log_level : internal::kLogQuiet,
+                               warm_start);
+  if (every_row) warm_log.Note("warm start: solving S4 first");
   internal::ScenarioContext s4 = internal::MakeContext(instance, modes, Scenario::kS4);
   CKPTDP_ASSIGN_OR_RETURN(internal::EngineOutcome warm,
-                          internal::RunLagrangian(s4, first, warm_start, setup, log));
-  log.Note(absl::StrCat("solving ", ScenarioName(scenario)));
+                          internal::RunLagrangian(s4, first, warm_start, setup, warm_log));
+  log.Note(absl::StrFormat(
+      "warm start: S4 %s in %.2f s; solving %s",
+      warm.incumbent ? absl::StrFormat("gives a schedule of %.4f USD", warm.incumbent->cost_usd)
+                     : std::string("found no schedule"),
+      internal::SecondsSince(warm_start), ScenarioName(scenario)));
   if (!warm.incumbent) return std::optional<Schedule>();
   std::optional<Schedule> seed = std::move(warm.incumbent->schedule);
   if (scenario == Scenario::kS3) seed = internal::AsIdealSchedule(instance, modes, *seed);

@@ -12,11 +12,12 @@ namespace ckptdp::internal {
 namespace {
 
 // Rows without news: at most one a second, and once the solve has run a while, at most one
-// per kThrottleShare of the time elapsed, so that a long solve's log stays a page long.
+// per kThrottleShare of the time elapsed (1, 1.5, 2.25, ... s), so that a ten times longer
+// solve adds about six rows and the default paper solve fits a page (docs/engine.md).
 constexpr double kThrottleMinS = 1.0;
-constexpr double kThrottleShare = 0.25;
+constexpr double kThrottleShare = 0.5;
 // A better bound is news when the gap it leaves is at most this share of the gap last shown.
-constexpr double kBoundNewsShare = 0.75;
+constexpr double kBoundNewsShare = 0.5;
 constexpr int kRowsPerHeader = 20;
 
 std::string Number(double v) {

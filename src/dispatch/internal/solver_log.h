@@ -38,7 +38,7 @@ class SolverLog {
   // next incumbent and bound are news again.
   void Note(std::string_view text);
   // Prints `row` if it brings news (marked '*' for a new incumbent, '+' for a bound that
-  // closes a quarter of the gap last shown), or, if it is a `progress_point`, at level 2
+  // closes half the gap last shown), or, if it is a `progress_point`, at level 2
   // or when the throttle allows. `text`, when given, is appended to the row.
   void Offer(const LogRow& row, std::string_view text = {}, bool progress_point = true);
 
