@@ -30,10 +30,10 @@ int RunScenarios(const ScenariosArgs& args, const SolveOptions& base_options) {
   ProgressLines progress(options.log_level);
   nlohmann::json rows = nlohmann::json::array();
   if (!args.json) {
-    std::cout << absl::StrFormat("%-4s %-20s %9s %8s %8s %8s %8s %8s %8s %8s %6s %-10s %8s\n", "",
+    std::cout << absl::StrFormat("%-4s %-20s %9s %8s %8s %8s %8s %8s %8s %8s %6s %-15s %8s\n", "",
                                  "mechanism", "cost", "red.", "grid", "curt.", "BESS", "RE util",
                                  "green", "peak", "peak", "status", "gap");
-    std::cout << absl::StrFormat("%-4s %-20s %9s %8s %8s %8s %8s %8s %8s %8s %6s %-10s %8s\n", "",
+    std::cout << absl::StrFormat("%-4s %-20s %9s %8s %8s %8s %8s %8s %8s %8s %6s %-15s %8s\n", "",
                                  "", "(USD)", "(%)", "(MWh)", "(MWh)", "(MWh)", "(%)", "(%)",
                                  "(kW)", "GPUs", "", "");
   }
@@ -74,7 +74,7 @@ int RunScenarios(const ScenariosArgs& args, const SolveOptions& base_options) {
                                    SolveStatusName(r->status), r->diagnosis);
     } else {
       std::cout << absl::StrFormat(
-          "%-4s %-20s %9.2f %8.2f %8.3f %8.3f %8.3f %8.2f %8.2f %8.1f %6d %-10s %7.4f%%\n",
+          "%-4s %-20s %9.2f %8.2f %8.3f %8.3f %8.3f %8.2f %8.2f %8.1f %6d %-15s %7.4f%%\n",
           ScenarioName(s), ScenarioDescription(s), m.cost_usd, m.cost_reduction_pct, m.grid_mwh,
           m.curtailment_mwh, m.bess_throughput_mwh, m.re_utilization_pct, m.green_share_pct,
           m.peak_power_kw, m.peak_gpus, SolveStatusName(r->status), 100.0 * r->gap);

@@ -67,19 +67,19 @@ nlohmann::ordered_json PointJson(const SweepPoint& p) {
 }
 
 void PrintTable(const std::string& param, const std::vector<SweepPoint>& points) {
-  std::cout << absl::StrFormat("%12s %-10s %9s %9s %11s %9s %8s %8s\n", param, "status", "cost",
+  std::cout << absl::StrFormat("%12s %-15s %9s %9s %11s %9s %8s %8s\n", param, "status", "cost",
                                "reduction", "curtailment", "green", "gap", "time");
-  std::cout << absl::StrFormat("%12s %-10s %9s %9s %11s %9s %8s %8s\n", "", "", "(USD)", "(%)",
+  std::cout << absl::StrFormat("%12s %-15s %9s %9s %11s %9s %8s %8s\n", "", "", "(USD)", "(%)",
                                "(MWh)", "share (%)", "(%)", "(s)");
   for (const SweepPoint& p : points) {
     if (!HasSchedule(p)) {
       std::cout << absl::StrFormat(
-          "%12g %-10s %9s %9s %11s %9s %8s %8s\n", p.value, StatusText(p), "-", "-", "-", "-", "-",
+          "%12g %-15s %9s %9s %11s %9s %8s %8s\n", p.value, StatusText(p), "-", "-", "-", "-", "-",
           p.result.ok() ? absl::StrFormat("%.2f", p.result->solver.seconds) : "-");
       continue;
     }
     const Result& r = *p.result;
-    std::cout << absl::StrFormat("%12g %-10s %9.2f %9.2f %11.3f %9.2f %8.4f %8.2f\n", p.value,
+    std::cout << absl::StrFormat("%12g %-15s %9.2f %9.2f %11.3f %9.2f %8.4f %8.2f\n", p.value,
                                  StatusText(p), r.metrics.cost_usd, r.metrics.cost_reduction_pct,
                                  r.metrics.curtailment_mwh, r.metrics.green_share_pct,
                                  100.0 * r.gap, r.solver.seconds);

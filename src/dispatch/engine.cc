@@ -147,8 +147,8 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
            "per job (at least 100) without improvement (0 = skip it)",
            100.0, 0.0, 1e6, &SolveOptions::neighbourhood_stall_rounds),
       Spec("log-level",
-           "solver log on stderr: 0 none, 1 new incumbents, better bounds and about one "
-           "progress line a second, 2 every iteration",
+           "solver log on stderr: 0 none, 1 new incumbents, better bounds and throttled "
+           "progress rows, 2 every iteration (docs/engine.md, \"The log\")",
            1.0, 0.0, 2.0, &SolveOptions::log_level),
   };
   return specs;
