@@ -57,15 +57,16 @@ std::vector<int> PlanLevels(const ScenarioContext& c, int j, const std::vector<i
 
 class Search {
  public:
-  Search(ScenarioContext& c, const SolveOptions& options, const Deadline& deadline, SolverLog& log,
-         EngineOutcome& root)
+  Search(const ScenarioContext& c, Workspaces& work, const SolveOptions& options,
+         const Deadline& deadline, SolverLog& log, EngineOutcome& root)
       : c_(c),
+        work_(work),
         options_(options),
         deadline_(deadline),
         log_(log),
         root_(root),
         gap_{options.gap},
-        dual_(c, ResolveThreads(options.threads)) {}
+        dual_(c, work, ResolveThreads(options.threads)) {}
 
   absl::Status Run();
 
@@ -97,7 +98,8 @@ class Search {
         progress_point);
   }
 
-  ScenarioContext& c_;
+  const ScenarioContext& c_;
+  Workspaces& work_;
   const SolveOptions& options_;
   const Deadline deadline_;
   SolverLog& log_;
@@ -111,14 +113,15 @@ absl::Status Search::OfferSchedule(Schedule schedule, double* cost) {
   CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c_, std::move(schedule)));
   if (cost != nullptr) *cost = e.feasible ? e.cost_usd : kInf;
   if (!e.feasible || e.cost_usd >= Incumbent()) return absl::OkStatus();
-  CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, e, deadline_));
+  CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, work_, e, deadline_));
   if (e.cost_usd < Incumbent()) root_.incumbent = std::move(e);
   return absl::OkStatus();
 }
 
 absl::Status Search::OfferPlans(const std::vector<PathSolution>& plans, const Multipliers& prices) {
   Schedule repaired;
-  if (!RepairPlans(c_, plans, prices, deadline_, scratch_, repaired)) return absl::OkStatus();
+  if (!RepairPlans(c_, work_, plans, prices, deadline_, scratch_, repaired))
+    return absl::OkStatus();
   return OfferSchedule(std::move(repaired), nullptr);
 }
 
@@ -284,15 +287,16 @@ absl::Status Search::Run() {
 
 }  // namespace
 
-absl::Status BranchAndBound(ScenarioContext& context, const SolveOptions& options,
-                            const Deadline& deadline, SolverLog& log, EngineOutcome& root) {
+absl::Status BranchAndBound(const ScenarioContext& context, Workspaces& work,
+                            const SolveOptions& options, const Deadline& deadline, SolverLog& log,
+                            EngineOutcome& root) {
   if (!root.incumbent || root.multipliers.empty() || options.max_nodes <= 0) {
     return absl::OkStatus();
   }
   if (GapTarget{options.gap}.Closed(root.incumbent->cost_usd, root.lower_bound)) {
     return absl::OkStatus();
   }
-  Search search(context, options, deadline, log, root);
+  Search search(context, work, options, deadline, log, root);
   return search.Run();
 }
 

@@ -68,8 +68,9 @@ void ApplyRestrictions(const ScenarioContext& c, int job,
   }
 }
 
-DualEvaluator::DualEvaluator(ScenarioContext& context, int threads)
+DualEvaluator::DualEvaluator(const ScenarioContext& context, Workspaces& work, int threads)
     : c_(context),
+      work_(work),
       arena_(threads),
       costs_(context.num_jobs()),
       plans_(context.num_jobs()),
@@ -103,8 +104,9 @@ absl::StatusOr<DualEvaluator::Outcome> DualEvaluator::Evaluate(
       }
       PriceLagrangian(c_, j, prices, costs_[j]);
       ApplyRestrictions(c_, j, by_job_[j], levels_[j], costs_[j]);
-      plans_[j] = c_.jobs[j]->Solve(costs_[j]);
-      bounds_[j] = plans_[j].feasible ? c_.jobs[j]->LowerBound(costs_[j], plans_[j]) : kInf;
+      plans_[j] = c_.jobs[j]->Solve(costs_[j], work_[j]);
+      bounds_[j] =
+          plans_[j].feasible ? c_.jobs[j]->LowerBound(costs_[j], plans_[j], work_[j]) : kInf;
     });
   });
   if (out_of_time.load()) return Outcome::kOutOfTime;
@@ -137,8 +139,8 @@ absl::StatusOr<DualEvaluator::Outcome> DualEvaluator::Evaluate(
   return Outcome::kOk;
 }
 
-absl::StatusOr<GapBreakdown> ExplainGap(ScenarioContext& c, int threads, const Multipliers& prices,
-                                        const Evaluated& incumbent) {
+absl::StatusOr<GapBreakdown> ExplainGap(const ScenarioContext& c, Workspaces& work, int threads,
+                                        const Multipliers& prices, const Evaluated& incumbent) {
   const std::vector<double>& lambda = prices.lambda;
   const std::vector<double>& mu = prices.mu;
   GapBreakdown out;
@@ -148,7 +150,7 @@ absl::StatusOr<GapBreakdown> ExplainGap(ScenarioContext& c, int threads, const M
     return out;
   }
   const Instance& in = *c.instance;
-  DualEvaluator dual(c, threads);
+  DualEvaluator dual(c, work, threads);
   CKPTDP_ASSIGN_OR_RETURN(const DualEvaluator::Outcome outcome,
                           dual.Evaluate(prices, {}, Clock::time_point::max()));
   if (outcome != DualEvaluator::Outcome::kOk) return out;

@@ -219,9 +219,10 @@ absl::StatusOr<std::optional<Schedule>> WarmStartFromS4(const Instance& instance
   internal::SolverLog warm_log(options.log, every_row ? options.log_level : internal::kLogQuiet,
                                warm_start);
   if (every_row) warm_log.Note("warm start: solving S4 first");
-  internal::ScenarioContext s4 = internal::MakeContext(instance, modes, Scenario::kS4);
+  const internal::ScenarioContext s4 = internal::MakeContext(instance, modes, Scenario::kS4);
+  internal::Workspaces s4_work = internal::MakeWorkspaces(s4);
   CKPTDP_ASSIGN_OR_RETURN(internal::EngineOutcome warm,
-                          internal::RunLagrangian(s4, first, warm_start, setup, warm_log));
+                          internal::RunLagrangian(s4, s4_work, first, warm_start, setup, warm_log));
   log.Note(absl::StrFormat(
       "warm start: S4 %s in %.2f s; solving %s",
       warm.incumbent ? absl::StrFormat("gives a schedule of %.4f USD", warm.incumbent->cost_usd)
@@ -234,11 +235,12 @@ absl::StatusOr<std::optional<Schedule>> WarmStartFromS4(const Instance& instance
 }
 
 // S3, S4, S6: the Lagrangian root, then (on the checkpoint graphs) branch and bound.
-absl::Status SolveFlexible(internal::ScenarioContext& context, Scenario scenario,
+absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario scenario,
                            const SolveOptions& options, Clock::time_point start,
                            double reference_cost, Result& r) {
   const Instance& instance = *context.instance;
   internal::SolverLog log(options.log, options.log_level, start);
+  internal::Workspaces work = internal::MakeWorkspaces(context);
   std::optional<Schedule> seed;
   if (scenario == Scenario::kS6 || scenario == Scenario::kS3) {
     CKPTDP_ASSIGN_OR_RETURN(seed,
@@ -248,19 +250,20 @@ absl::Status SolveFlexible(internal::ScenarioContext& context, Scenario scenario
   setup.seed = seed ? &*seed : nullptr;
   setup.deflection = seed ? kSeededDeflection : 0.0;
   CKPTDP_ASSIGN_OR_RETURN(internal::EngineOutcome outcome,
-                          internal::RunLagrangian(context, options, start, setup, log));
+                          internal::RunLagrangian(context, work, options, start, setup, log));
   // S3's bound rounds each slot's work up to whole work units, a relaxation that branching
   // on levels does not tighten: branch and bound runs on the checkpoint graphs only.
   const internal::Deadline deadline =
       internal::Deadline::After(start, options.time_limit_s, options);
   if (TraitsOf(scenario).checkpoints && outcome.status != SolveStatus::kInfeasible &&
       outcome.status != SolveStatus::kTimeLimit && !deadline.StopRequested()) {
-    CKPTDP_RETURN_IF_ERROR(internal::BranchAndBound(context, options, deadline, log, outcome));
+    CKPTDP_RETURN_IF_ERROR(
+        internal::BranchAndBound(context, work, options, deadline, log, outcome));
   }
   if (outcome.incumbent) {
-    CKPTDP_ASSIGN_OR_RETURN(
-        r.solver.gap_breakdown,
-        internal::ExplainGap(context, r.solver.threads, outcome.multipliers, *outcome.incumbent));
+    CKPTDP_ASSIGN_OR_RETURN(r.solver.gap_breakdown,
+                            internal::ExplainGap(context, work, r.solver.threads,
+                                                 outcome.multipliers, *outcome.incumbent));
   }
   r.solver.nodes = outcome.nodes;
   r.status = outcome.status;
@@ -292,7 +295,7 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
   r.solver.threads = internal::ResolveThreads(options.threads);
   const internal::ScenarioContext s1 = internal::MakeContext(instance, modes, Scenario::kS1);
   const double reference_cost = BaselineCost(s1);
-  internal::ScenarioContext context = internal::MakeContext(instance, modes, scenario);
+  const internal::ScenarioContext context = internal::MakeContext(instance, modes, scenario);
   if (!TraitsOf(scenario).variable_modes) {
     CKPTDP_RETURN_IF_ERROR(SolveFixed(context, scenario, reference_cost, r));
   } else {

@@ -3,33 +3,18 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numeric>
 
 #include "absl/strings/str_format.h"
 #include "dispatch/internal/dual.h"
 #include "dispatch/internal/multiplier_update.h"
 #include "dispatch/internal/neighbourhood.h"
+#include "dispatch/internal/repair.h"
 
 namespace ckptdp::internal {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// Routes job j against the residual capacity left by `aidc` / `gpus` under `prices`, adds its load
-// and records its runs. False if no path fits.
-bool PlaceJob(ScenarioContext& c, int j, const Multipliers& prices, std::vector<double>& aidc,
-              std::vector<int>& gpus, EdgeCosts& scratch, Schedule& out) {
-  PriceMarginal(c, j, aidc, gpus, {}, scratch);  // only for the slots where a mode is blocked
-  std::vector<int> blocked = std::move(scratch.next_blocked);
-  PriceLagrangian(c, j, prices, scratch);
-  scratch.next_blocked = std::move(blocked);
-  PathSolution p = c.jobs[j]->Solve(scratch);
-  if (!p.feasible) return false;
-  out.jobs[j] = p.runs;
-  AddJobLoad(c, j, p.runs, +1, aidc, gpus);
-  return true;
-}
 
 // The most any schedule could cost: every slot buys the site cap at a non-negative price,
 // curtails all renewables and cycles the battery at full power. A Lagrangian bound above
@@ -47,142 +32,6 @@ double CostCeiling(const ScenarioContext& c) {
   }
   return ceiling;
 }
-
-// Fallback when repair fails under tight capacity: place the jobs one by one, largest
-// footprint first, each on the path that uses the fewest GPU-slots of the residual
-// capacity (ties broken by the Lagrangian prices, scaled down to stay tie-breakers).
-// Gives up (false) when the deadline passes: it solves every job twice, serially.
-bool PlaceByFootprint(ScenarioContext& c, const Multipliers& prices, const Deadline& deadline,
-                      EdgeCosts& scratch, Schedule& out) {
-  const Instance& in = *c.instance;
-  const int jobs = c.num_jobs();
-  std::vector<double> aidc(c.slots(), in.site.base_load_kw);
-  std::vector<int> gpus(c.slots(), 0);
-  std::vector<double> footprint(jobs, 0);
-  const Multipliers gpu_slots{std::vector<double>(c.slots(), 0.0),
-                              std::vector<double>(c.slots(), 1.0)};
-  for (int j = 0; j < jobs; ++j) {
-    if (deadline.Passed()) return false;
-    PriceLagrangian(c, j, gpu_slots, scratch);
-    footprint[j] = c.jobs[j]->Solve(scratch).cost;
-  }
-  std::vector<int> order(jobs);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return footprint[a] > footprint[b]; });
-  out.jobs.assign(jobs, {});
-  // GPU-slots dominate; the Lagrangian prices, scaled down, only break ties.
-  double scale = 0;
-  for (int t = 0; t < c.slots(); ++t) {
-    scale = std::max(scale, std::abs(prices.lambda[t]) + prices.mu[t]);
-  }
-  const double eps = scale > 0 ? 1e-3 / (scale * c.slots()) : 0.0;
-  Multipliers tie{std::vector<double>(c.slots()), std::vector<double>(c.slots())};
-  for (int t = 0; t < c.slots(); ++t) {
-    tie.lambda[t] = eps * prices.lambda[t];
-    tie.mu[t] = 1.0 + eps * prices.mu[t];
-  }
-  for (int j : order) {
-    if (deadline.Passed()) return false;
-    if (!PlaceJob(c, j, tie, aidc, gpus, scratch, out)) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
-bool RepairPlans(ScenarioContext& c, const std::vector<PathSolution>& plans,
-                 const Multipliers& prices, const Deadline& deadline, EdgeCosts& scratch,
-                 Schedule& out) {
-  const Instance& in = *c.instance;
-  const int jobs = c.num_jobs();
-  std::vector<long long> footprint(jobs, 0);
-  for (int j = 0; j < jobs; ++j) {
-    for (const Run& r : plans[j].runs) {
-      footprint[j] +=
-          static_cast<long long>(r.end_slot - r.start_slot) * (*c.modes)[j].feasible[r.mode].gpus;
-    }
-  }
-  std::vector<int> order(jobs);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return footprint[a] > footprint[b]; });
-
-  std::vector<double> aidc(c.slots(), in.site.base_load_kw);
-  std::vector<int> gpus(c.slots(), 0);
-  out.jobs.assign(jobs, {});
-  std::vector<int> deferred;
-  for (int j : order) {
-    AddJobLoad(c, j, plans[j].runs, +1, aidc, gpus);
-    bool fits = true;
-    for (int t = 0; t < c.slots() && fits; ++t) {
-      fits = WithinSiteLimits(in, gpus[t], aidc[t]);
-    }
-    if (fits) {
-      out.jobs[j] = plans[j].runs;
-    } else {
-      AddJobLoad(c, j, plans[j].runs, -1, aidc, gpus);
-      deferred.push_back(j);
-    }
-  }
-  for (int j : deferred) {
-    if (deadline.Passed()) return false;
-    if (!PlaceJob(c, j, prices, aidc, gpus, scratch, out)) return false;
-  }
-  return true;
-}
-
-absl::Status ImproveByLocalSearch(ScenarioContext& c, Evaluated& current,
-                                  const Deadline& deadline) {
-  EdgeCosts costs;
-  std::vector<double> aidc = current.load.aidc_kw;
-  std::vector<int> gpus = current.load.gpus;
-  const bool battery = c.traits.battery;
-  bool out_of_time = false;
-  for (int pass = 0; pass < 50 && !out_of_time; ++pass) {
-    bool improved = false;
-    // With a battery, price against the load the grid sees after the current battery
-    // schedule; every move is then re-evaluated exactly with the battery DP.
-    std::vector<double> shift;
-    if (battery) shift = BatteryNetShift(current.power);
-    for (int j = 0; j < c.num_jobs(); ++j) {
-      // Not a return: without a battery, moves already made changed the schedule in place
-      // and only the evaluation after the loop brings its load and cost up to date.
-      if (deadline.Passed()) {
-        out_of_time = true;
-        break;
-      }
-      std::vector<Run>& runs = current.schedule.jobs[j];
-      AddJobLoad(c, j, runs, -1, aidc, gpus);
-      PriceMarginal(c, j, aidc, gpus, shift, costs);
-      const double now_cost = PlanCost(c, j, runs, costs);
-      PathSolution p = c.jobs[j]->Solve(costs);
-      if (p.feasible && Improves(p.cost, now_cost) && p.runs != runs) {
-        if (!battery) {
-          runs = p.runs;
-          improved = true;
-        } else {
-          Schedule trial = current.schedule;
-          trial.jobs[j] = p.runs;
-          CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c, std::move(trial)));
-          if (e.feasible && Improves(e.cost_usd, current.cost_usd)) {
-            current = std::move(e);
-            improved = true;
-            shift = BatteryNetShift(current.power);
-          }
-        }
-      }
-      AddJobLoad(c, j, current.schedule.jobs[j], +1, aidc, gpus);
-    }
-    if (!improved) break;
-  }
-  if (!battery) {
-    CKPTDP_ASSIGN_OR_RETURN(current, Evaluate(c, std::move(current.schedule)));
-  }
-  return absl::OkStatus();
-}
-
-namespace {
 
 // Warm start: lambda_t is the marginal cost of power at the baseline load, mu = 0.
 Multipliers WarmStart(const ScenarioContext& c) {
@@ -206,14 +55,15 @@ Multipliers WarmStart(const ScenarioContext& c) {
 // The state of one run of the root, with one method per step of an iteration.
 class Root {
  public:
-  Root(ScenarioContext& c, const SolveOptions& options, Clock::time_point start,
-       const RootSetup& setup, SolverLog& log)
+  Root(const ScenarioContext& c, Workspaces& work, const SolveOptions& options,
+       Clock::time_point start, const RootSetup& setup, SolverLog& log)
       : c_(c),
+        work_(work),
         options_(options),
         setup_(setup),
         log_(log),
         deadline_(Deadline::After(start, options.time_limit_s, options)),
-        dual_(c, ResolveThreads(options.threads)),
+        dual_(c, work, ResolveThreads(options.threads)),
         update_(RootStepOptions(setup.deflection)),
         gap_{options.gap},
         ceiling_(CostCeiling(c)),
@@ -226,11 +76,11 @@ class Root {
   absl::Status StartFromSeed();
   // One iteration; false when a stopping rule ended the phase.
   absl::StatusOr<bool> Iterate(int it);
-  // After the Lagrangian phase: neighbourhood and local search on the incumbent.
   // The loop ran out of iterations without another stopping rule.
   void SpentIterations() { out_.status = SolveStatus::kIterationLimit; }
   // A job cannot finish even alone: nothing after the Lagrangian phase can help.
   bool JobInfeasible() const { return job_infeasible_; }
+  // After the Lagrangian phase: neighbourhood and local search on the incumbent.
   absl::Status SearchAfterRoot();
   EngineOutcome Finish();
 
@@ -243,7 +93,8 @@ class Root {
     log_.Offer({phase, out_.iterations, 0, 0, dual_value_, update_.best(), Incumbent()}, text);
   }
 
-  ScenarioContext& c_;
+  const ScenarioContext& c_;
+  Workspaces& work_;
   const SolveOptions& options_;
   const RootSetup& setup_;
   SolverLog& log_;
@@ -276,7 +127,7 @@ absl::Status Root::StartFromSeed() {
   if (setup_.seed == nullptr) return absl::OkStatus();
   CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c_, *setup_.seed));
   if (e.feasible) {
-    CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, e, deadline_));
+    CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, work_, e, deadline_));
     out_.incumbent = std::move(e);
   }
   return absl::OkStatus();
@@ -328,15 +179,16 @@ absl::Status Root::RecoverPrimal(int it) {
       !have || it - last_repair_gain_ <= policy.dense_after_gain || it % policy.sparse_every == 0;
   Schedule repaired;
   const bool placed =
-      try_repair && (RepairPlans(c_, dual_.plans(), prices_, repair_deadline, scratch_, repaired) ||
-                     (!have && PlaceByFootprint(c_, prices_, repair_deadline, scratch_, repaired)));
+      try_repair &&
+      (RepairPlans(c_, work_, dual_.plans(), prices_, repair_deadline, scratch_, repaired) ||
+       (!have && PlaceByFootprint(c_, work_, prices_, repair_deadline, scratch_, repaired)));
   if (!placed) return absl::OkStatus();
   CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c_, std::move(repaired)));
   if (!e.feasible) return absl::OkStatus();
   const bool better = !have || Improves(e.cost_usd, Incumbent());
   if ((better || it - last_search_ >= policy.search_refresh) &&
       (!have || it - last_search_ >= policy.search_spacing)) {
-    CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, e, deadline_));
+    CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, work_, e, deadline_));
     last_search_ = it;
   }
   if (!have || Improves(e.cost_usd, Incumbent())) {
@@ -380,9 +232,10 @@ absl::Status Root::SearchAfterRoot() {
     lns.stall_rounds = std::max(100, options_.neighbourhood_stall_rounds * c_.num_jobs());
     const double bound = out_.lower_bound;
     const auto good_enough = [&](double cost) { return gap_.Closed(cost, bound); };
-    CKPTDP_ASSIGN_OR_RETURN(const NeighbourhoodStats stats,
-                            ImproveByNeighbourhoodSearch(c_, *out_.incumbent, out_.multipliers, lns,
-                                                         search_until, good_enough));
+    CKPTDP_ASSIGN_OR_RETURN(
+        const NeighbourhoodStats stats,
+        ImproveByNeighbourhoodSearch(c_, work_, *out_.incumbent, out_.multipliers, lns,
+                                     search_until, good_enough));
     out_.neighbourhood_rounds = stats.rounds;
     Log("lns", absl::StrFormat("neighbourhood search: %d rounds, %d improvements", stats.rounds,
                                stats.improvements));
@@ -391,7 +244,7 @@ absl::Status Root::SearchAfterRoot() {
     }
   }
   if (out_.incumbent && !search_until.Passed()) {
-    CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, *out_.incumbent, search_until));
+    CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, work_, *out_.incumbent, search_until));
     if (out_.status != SolveStatus::kTimeLimit && out_.status != SolveStatus::kInterrupted &&
         gap_.Closed(Incumbent(), out_.lower_bound)) {
       out_.status = SolveStatus::kOptimal;
@@ -411,10 +264,10 @@ EngineOutcome Root::Finish() {
 
 }  // namespace
 
-absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& c, const SolveOptions& options,
-                                            Clock::time_point start, const RootSetup& setup,
-                                            SolverLog& log) {
-  Root root(c, options, start, setup, log);
+absl::StatusOr<EngineOutcome> RunLagrangian(const ScenarioContext& c, Workspaces& work,
+                                            const SolveOptions& options, Clock::time_point start,
+                                            const RootSetup& setup, SolverLog& log) {
+  Root root(c, work, options, start, setup, log);
   if (root.ProvenUnreachable()) return root.Finish();
   CKPTDP_RETURN_IF_ERROR(root.StartFromSeed());
   bool go_on = true;

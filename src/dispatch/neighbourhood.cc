@@ -115,13 +115,13 @@ std::vector<int> PickNeighbourhood(const ScenarioContext& c, const Schedule& sch
 // Each job's excess at the Lagrangian prices: what its current path costs above its
 // cheapest path there. The gap between the incumbent and the bound is mostly the sum of
 // these (docs/engine.md), so jobs with a large excess are the promising seeds.
-void ComputeExcess(ScenarioContext& c, const Schedule& schedule, const Multipliers& prices,
-                   EdgeCosts& costs, std::vector<double>& excess) {
+void ComputeExcess(const ScenarioContext& c, Workspaces& work, const Schedule& schedule,
+                   const Multipliers& prices, EdgeCosts& costs, std::vector<double>& excess) {
   excess.assign(c.num_jobs(), 0.0);
   if (prices.lambda.empty() || prices.mu.empty()) return;
   for (int j = 0; j < c.num_jobs(); ++j) {
     PriceLagrangian(c, j, prices, costs);
-    const PathSolution best = c.jobs[j]->Solve(costs);
+    const PathSolution best = c.jobs[j]->Solve(costs, work[j]);
     if (best.feasible)
       excess[j] = std::max(0.0, PlanCost(c, j, schedule.jobs[j], costs) - best.cost);
   }
@@ -130,7 +130,7 @@ void ComputeExcess(ScenarioContext& c, const Schedule& schedule, const Multiplie
 }  // namespace
 
 absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
-    ScenarioContext& c, Evaluated& current, const Multipliers& prices,
+    const ScenarioContext& c, Workspaces& work, Evaluated& current, const Multipliers& prices,
     const NeighbourhoodOptions& options, const Deadline& deadline,
     const std::function<bool(double)>& good_enough) {
   const int slots = c.slots();
@@ -153,7 +153,7 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
     ++stats.rounds;
     ++since_improvement;
     if (stats.rounds % kExcessRefreshRounds == 1)
-      ComputeExcess(c, current.schedule, prices, costs, excess);
+      ComputeExcess(c, work, current.schedule, prices, costs, excess);
     const std::vector<int> removed =
         PickNeighbourhood(c, current.schedule, excess, options.max_removed, rng);
     const int share_index = Draw(rng, 3);
@@ -181,7 +181,7 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
       PriceMarginal(c, j, aidc, gpus, shift, costs);
       BlendEnergyPrice(c, j, prices.lambda, energy_share, costs);
       AddGpuPrice(c, j, prices.mu, share, costs);
-      PathSolution p = c.jobs[j]->Solve(costs);
+      PathSolution p = c.jobs[j]->Solve(costs, work[j]);
       if (!p.feasible) {
         placed = false;
         break;
@@ -194,7 +194,7 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
     for (int j : removed) {
       AddJobLoad(c, j, trial.jobs[j], -1, aidc, gpus);
       PriceMarginal(c, j, aidc, gpus, shift, costs);
-      PathSolution p = c.jobs[j]->Solve(costs);
+      PathSolution p = c.jobs[j]->Solve(costs, work[j]);
       if (p.feasible && Improves(p.cost, PlanCost(c, j, trial.jobs[j], costs))) {
         trial.jobs[j] = std::move(p.runs);
       }

@@ -25,8 +25,9 @@ namespace ckptdp::internal {
 // and updates it in place: a better incumbent, a higher bound, `nodes` and the status:
 // kOptimal once the gap is proven, kTimeLimit (kInterrupted) if the deadline (the stop
 // token) ended the search, kNodeLimit after options.max_nodes nodes.
-absl::Status BranchAndBound(ScenarioContext& context, const SolveOptions& options,
-                            const Deadline& deadline, SolverLog& log, EngineOutcome& root);
+absl::Status BranchAndBound(const ScenarioContext& context, Workspaces& work,
+                            const SolveOptions& options, const Deadline& deadline, SolverLog& log,
+                            EngineOutcome& root);
 
 }  // namespace ckptdp::internal
 

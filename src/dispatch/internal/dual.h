@@ -37,7 +37,8 @@ void ApplyRestrictions(const ScenarioContext& context, int job,
 
 class DualEvaluator {
  public:
-  DualEvaluator(ScenarioContext& context, int threads);
+  // Solves the jobs in `work`, one workspace per job.
+  DualEvaluator(const ScenarioContext& context, Workspaces& work, int threads);
 
   enum class Outcome { kOk, kOutOfTime, kJobInfeasible };
 
@@ -63,7 +64,8 @@ class DualEvaluator {
   double gpu_kw() const { return gpu_kw_; }
 
  private:
-  ScenarioContext& c_;
+  const ScenarioContext& c_;
+  Workspaces& work_;
   tbb::task_arena arena_;
   std::vector<double> load_lo_, load_hi_;
   std::vector<std::vector<int>> levels_;
@@ -77,8 +79,9 @@ class DualEvaluator {
 };
 
 // The gap breakdown (ckptdp/result.h) of a feasible `incumbent` at `prices`.
-absl::StatusOr<GapBreakdown> ExplainGap(ScenarioContext& context, int threads,
-                                        const Multipliers& prices, const Evaluated& incumbent);
+absl::StatusOr<GapBreakdown> ExplainGap(const ScenarioContext& context, Workspaces& work,
+                                        int threads, const Multipliers& prices,
+                                        const Evaluated& incumbent);
 
 }  // namespace ckptdp::internal
 

@@ -25,6 +25,8 @@ namespace ckptdp::internal {
 // Slack on the site limits so that round-off in sums of kW never rejects a schedule.
 inline constexpr double kPowerSlackKw = 1e-6;
 
+// The model of one scenario: fixed data, read-only during a solve (shared by every phase and
+// thread). What changes while solving lives in the per-job Workspaces.
 struct ScenarioContext {
   const Instance* instance = nullptr;
   const std::vector<JobModes>* modes = nullptr;
@@ -39,6 +41,12 @@ struct ScenarioContext {
 
 ScenarioContext MakeContext(const Instance& instance, const std::vector<JobModes>& modes,
                             Scenario scenario);
+
+// One JobWorkspace per job of a context (job_subproblem.h).
+using Workspaces = std::vector<JobWorkspace>;
+inline Workspaces MakeWorkspaces(const ScenarioContext& context) {
+  return Workspaces(context.num_jobs());
+}
 
 // A schedule with its exact power dispatch and cost, or why it violates a site limit.
 struct Evaluated {

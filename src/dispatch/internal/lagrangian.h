@@ -12,6 +12,7 @@
 #include "ckptdp/engine.h"
 #include "dispatch/internal/evaluation.h"
 #include "dispatch/internal/multipliers.h"
+#include "dispatch/internal/repair.h"
 #include "dispatch/internal/solver_log.h"
 #include "dispatch/internal/stop_rules.h"
 
@@ -70,22 +71,10 @@ struct RootSetup {
 //   kFeasible       the bound stalled for options.stall_iterations iterations, or the
 //                   relaxed plans met the coupling rows exactly, with an incumbent;
 //   kIterationLimit options.max_iterations were spent, or the bound stalled without one.
-absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& context, const SolveOptions& options,
+absl::StatusOr<EngineOutcome> RunLagrangian(const ScenarioContext& context, Workspaces& work,
+                                            const SolveOptions& options,
                                             std::chrono::steady_clock::time_point start,
                                             const RootSetup& setup, SolverLog& log);
-
-// Builds a capacity-feasible schedule from relaxed plans: plans that fit are kept (largest
-// GPU-slot footprint first), the others are re-routed against the residual capacity under
-// `prices`. False if some job cannot be placed or the deadline passes (each re-route is a
-// full subproblem solve: seconds on large cases).
-bool RepairPlans(ScenarioContext& context, const std::vector<PathSolution>& plans,
-                 const Multipliers& prices, const Deadline& deadline, EdgeCosts& scratch,
-                 Schedule& out);
-
-// Primal improvement used by the engine (exposed for tests): re-routes one job at a time
-// against the exact marginal cost of the other jobs' load until no move helps.
-absl::Status ImproveByLocalSearch(ScenarioContext& context, Evaluated& current,
-                                  const Deadline& deadline);
 
 }  // namespace ckptdp::internal
 

@@ -42,7 +42,7 @@ struct NeighbourhoodStats {
 // (see above). Stops after `options.stall_rounds` rounds without improvement, at
 // `deadline`, or as soon as `good_enough(cost)` holds for the incumbent cost.
 absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
-    ScenarioContext& context, Evaluated& current, const Multipliers& prices,
+    const ScenarioContext& context, Workspaces& work, Evaluated& current, const Multipliers& prices,
     const NeighbourhoodOptions& options, const Deadline& deadline,
     const std::function<bool(double)>& good_enough);
 
