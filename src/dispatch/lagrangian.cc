@@ -15,6 +15,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// A bound must exceed the cost ceiling by this share of it to prove infeasibility, so that
+// round-off in either sum never does.
+constexpr double kCeilingTolerance = 1e-6;
 
 // The most any schedule could cost: every slot buys the site cap at a non-negative price,
 // curtails all renewables and cycles the battery at full power. A Lagrangian bound above
@@ -203,7 +206,7 @@ std::optional<SolveStatus> Root::StopRule() {
   const Instance& in = *c_.instance;
   const double bound = update_.best();
   // A bound above the most any schedule could cost: no schedule fits (weak duality).
-  if (!out_.incumbent && bound > ceiling_ + 1e-6 * std::max(1.0, ceiling_)) {
+  if (!out_.incumbent && bound > ceiling_ + kCeilingTolerance * std::max(1.0, ceiling_)) {
     out_.diagnosis = absl::StrFormat(
         "no schedule fits the shared limits (GPU capacity %d, site cap %.1f kW): the "
         "Lagrangian bound %.6g USD exceeds the %.6g USD that any schedule could cost",
