@@ -21,20 +21,25 @@ const Instance& Paper() {
 void BM_EngineIteration(benchmark::State& state) {
   const Instance& in = Paper();
   const std::vector<JobModes> modes = *BuildAllModes(in);
-  internal::ScenarioContext c = internal::MakeContext(in, modes, Scenario::kS4);
-  std::vector<double> lambda(in.time.slots), mu(in.time.slots, 0.0);
-  for (int t = 0; t < in.time.slots; ++t) lambda[t] = in.series.price_usd_per_mwh[t] / 1000.0;
+  const internal::ScenarioContext c = internal::MakeContext(in, modes, Scenario::kS4);
+  internal::Workspaces work = internal::MakeWorkspaces(c);
+  internal::Multipliers prices{std::vector<double>(in.time.slots),
+                               std::vector<double>(in.time.slots, 0.0)};
+  for (int t = 0; t < in.time.slots; ++t) {
+    prices.lambda[t] = in.series.price_usd_per_mwh[t] / 1000.0;
+  }
   std::vector<internal::EdgeCosts> costs(c.num_jobs());
   long long edges = 0;
   for (int j = 0; j < c.num_jobs(); ++j) {
-    edges += static_cast<internal::GraphSubproblem*>(c.jobs[j].get())->graph().CountTrainEdges();
+    edges +=
+        static_cast<const internal::GraphSubproblem*>(c.jobs[j].get())->graph().CountTrainEdges();
   }
   tbb::task_arena arena(static_cast<int>(state.range(0)));
   for (auto _ : state) {
     arena.execute([&] {
       tbb::parallel_for(0, c.num_jobs(), [&](int j) {
-        internal::PriceLagrangian(c, j, lambda, mu, costs[j]);
-        benchmark::DoNotOptimize(c.jobs[j]->Solve(costs[j]).cost);
+        internal::PriceLagrangian(c, j, prices, costs[j]);
+        benchmark::DoNotOptimize(c.jobs[j]->Solve(costs[j], work[j]).cost);
       });
     });
   }

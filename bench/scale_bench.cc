@@ -41,7 +41,8 @@ struct Setup {
   Instance instance;
   std::vector<JobModes> modes;
   internal::ScenarioContext context;
-  std::vector<double> lambda, mu;
+  internal::Workspaces workspaces;
+  internal::Multipliers prices;
   std::vector<internal::EdgeCosts> costs;
   long long total_modes = 0;  // sum over jobs of graph modes
   long long edges = 0;        // sum over jobs of CountTrainEdges
@@ -90,10 +91,10 @@ double OtherCores(const CpuSample& a, const CpuSample& b) {
 
 // One engine iteration: price and solve every job's subproblem.
 void Iterate(Setup& s) {
-  internal::ScenarioContext& c = s.context;
+  const internal::ScenarioContext& c = s.context;
   tbb::parallel_for(0, c.num_jobs(), [&](int j) {
-    internal::PriceLagrangian(c, j, s.lambda, s.mu, s.costs[j]);
-    benchmark::DoNotOptimize(c.jobs[j]->Solve(s.costs[j]).cost);
+    internal::PriceLagrangian(c, j, s.prices, s.costs[j]);
+    benchmark::DoNotOptimize(c.jobs[j]->Solve(s.costs[j], s.workspaces[j]).cost);
   });
 }
 
@@ -120,12 +121,13 @@ Setup& GetSetup(int jobs, int slots) {
   if (!modes.ok()) Fail("BuildAllModes", modes.status());
   s->modes = *std::move(modes);
   s->context = internal::MakeContext(s->instance, s->modes, Scenario::kS4);
+  s->workspaces = internal::MakeWorkspaces(s->context);
 
   const int t_count = s->instance.time.slots;
-  s->lambda.resize(t_count);
-  s->mu.assign(t_count, 0.0);
+  s->prices.lambda.resize(t_count);
+  s->prices.mu.assign(t_count, 0.0);
   for (int t = 0; t < t_count; ++t) {
-    s->lambda[t] = s->instance.series.price_usd_per_mwh[t] / 1000.0;
+    s->prices.lambda[t] = s->instance.series.price_usd_per_mwh[t] / 1000.0;
   }
   s->costs.resize(s->context.num_jobs());
   for (int j = 0; j < s->context.num_jobs(); ++j) {
@@ -182,17 +184,17 @@ void BM_ScaleIterationHot(benchmark::State& state) {
   const int jobs = static_cast<int>(state.range(0));
   const int slots = static_cast<int>(state.range(1));
   Setup& s = GetSetup(jobs, slots);
-  internal::ScenarioContext& c = s.context;
+  const internal::ScenarioContext& c = s.context;
   constexpr int kHotRepeats = 3;
   for (auto _ : state) {
     double seconds = 0;
     for (int j = 0; j < c.num_jobs(); ++j) {
-      internal::PriceLagrangian(c, j, s.lambda, s.mu, s.costs[j]);  // brings the job in
-      benchmark::DoNotOptimize(c.jobs[j]->Solve(s.costs[j]).cost);
+      internal::PriceLagrangian(c, j, s.prices, s.costs[j]);  // brings the job in
+      benchmark::DoNotOptimize(c.jobs[j]->Solve(s.costs[j], s.workspaces[j]).cost);
       const auto start = std::chrono::steady_clock::now();
       for (int r = 0; r < kHotRepeats; ++r) {
-        internal::PriceLagrangian(c, j, s.lambda, s.mu, s.costs[j]);
-        benchmark::DoNotOptimize(c.jobs[j]->Solve(s.costs[j]).cost);
+        internal::PriceLagrangian(c, j, s.prices, s.costs[j]);
+        benchmark::DoNotOptimize(c.jobs[j]->Solve(s.costs[j], s.workspaces[j]).cost);
       }
       seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }

@@ -9,6 +9,7 @@
 #ifndef CKPTDP_ENGINE_H_
 #define CKPTDP_ENGINE_H_
 
+#include <atomic>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -29,9 +30,13 @@ struct SolveOptions {
   int node_iterations = 40;              // Lagrangian iterations per branch-and-bound node
   int neighbourhood_stall_rounds = 100;  // neighbourhood search: stop after this many rounds
                                          // per job (at least 100) without improvement (0 = none)
-  double log_every_s = 0.0;       // log one line per iteration (0) or at most every N seconds
+  int log_level = 1;              // 0 quiet, 1 changes and throttled progress, 2 every iteration
   bool diagnose_capacity = true;  // when no schedule is found, search the least GPU capacity
-  std::ostream* log = nullptr;    // the solver log (iteration, bound, incumbent, gap, time)
+  std::ostream* log = nullptr;    // the solver log (docs/engine.md, "The log")
+  // The stop token: once it reads true, the search stops at its next check of the deadline
+  // and returns the best schedule so far with status kInterrupted. Set by the CLI's SIGINT
+  // and SIGTERM handler (a lock-free atomic, so a signal handler may store to it).
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // Each option once: name, meaning, default and valid range. The CLI builds its flags and

@@ -30,12 +30,22 @@
 namespace ckptdp {
 
 // What a solve proved about its result.
+// When a limit or an interrupt stops the search, the status names it; the incumbent (if
+// any) and the bound proven so far are reported with it.
 enum class SolveStatus {
-  kOptimal,     // incumbent within the requested gap of the lower bound
-  kFeasible,    // a feasible incumbent, gap above the target (stagnation or iteration limit)
-  kInfeasible,  // proven: no schedule meets the constraints
-  kTimeLimit,   // stopped by --time-limit; incumbent (if any) and bound are reported
+  kOptimal,         // incumbent within the requested gap of the lower bound
+  kFeasible,        // an incumbent; the bound stopped improving above the gap target
+  kInfeasible,      // proven: no schedule meets the constraints
+  kTimeLimit,       // stopped by --time-limit
+  kIterationLimit,  // the Lagrangian iterations (--max-iterations, --stall-iterations) ran out
+                    // without a proof, and no later phase continued the search
+  kNodeLimit,       // branch and bound used --max-nodes nodes without closing the gap
+  kInterrupted,     // stopped on request (SIGINT or SIGTERM in the CLI)
 };
+
+// True for the statuses that say why the search stopped early (time, iteration or node
+// limit, interrupt): such a result may come without an incumbent.
+bool StoppedEarly(SolveStatus status);
 
 // A C string (not string_view): Debian's Abseil has its own absl::string_view, which
 // absl::StrCat would not accept from a std::string_view.

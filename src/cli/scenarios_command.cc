@@ -6,7 +6,9 @@
 #include "ckptdp/engine.h"
 #include "ckptdp/result.h"
 #include "cli/commands.h"
+#include "cli/interrupt.h"
 #include "cli/load.h"
+#include "cli/progress.h"
 #include "cli/solve_options.h"
 #include "nlohmann/json.hpp"
 
@@ -24,12 +26,14 @@ int RunScenarios(const ScenariosArgs& args, const SolveOptions& base_options) {
   if (!in.ok()) return in.exit_code;
   SolveOptions options = base_options;
   options.log = nullptr;
+  options.stop = InstallInterruptHandler();
+  ProgressLines progress(options.log_level);
   nlohmann::json rows = nlohmann::json::array();
   if (!args.json) {
-    std::cout << absl::StrFormat("%-4s %-20s %9s %8s %8s %8s %8s %8s %8s %8s %6s %-10s %8s\n", "",
+    std::cout << absl::StrFormat("%-4s %-20s %9s %8s %8s %8s %8s %8s %8s %8s %6s %-15s %8s\n", "",
                                  "mechanism", "cost", "red.", "grid", "curt.", "BESS", "RE util",
                                  "green", "peak", "peak", "status", "gap");
-    std::cout << absl::StrFormat("%-4s %-20s %9s %8s %8s %8s %8s %8s %8s %8s %6s %-10s %8s\n", "",
+    std::cout << absl::StrFormat("%-4s %-20s %9s %8s %8s %8s %8s %8s %8s %8s %6s %-15s %8s\n", "",
                                  "", "(USD)", "(%)", "(MWh)", "(MWh)", "(MWh)", "(%)", "(%)",
                                  "(kW)", "GPUs", "", "");
   }
@@ -37,6 +41,11 @@ int RunScenarios(const ScenariosArgs& args, const SolveOptions& base_options) {
   for (Scenario s : AllScenarios()) {
     absl::StatusOr<Result> r = SolveScenario(in.instance, s, options);
     if (!r.ok()) return ReportError(r.status());
+    // One line per scenario: each is a solve of its own, seconds to minutes long.
+    progress.Print(
+        absl::StrFormat("scenarios: %s %s in %.2f s (%.1f s in all)", ScenarioName(s),
+                        SolveStatusName(r->status), r->solver.seconds, progress.Seconds()),
+        /*last=*/true);
     const Metrics& m = r->metrics;
     const bool has = !r->schedule.jobs.empty();
     all_solved = all_solved && has;
@@ -65,15 +74,17 @@ int RunScenarios(const ScenariosArgs& args, const SolveOptions& base_options) {
                                    SolveStatusName(r->status), r->diagnosis);
     } else {
       std::cout << absl::StrFormat(
-          "%-4s %-20s %9.2f %8.2f %8.3f %8.3f %8.3f %8.2f %8.2f %8.1f %6d %-10s %7.4f%%\n",
+          "%-4s %-20s %9.2f %8.2f %8.3f %8.3f %8.3f %8.2f %8.2f %8.1f %6d %-15s %7.4f%%\n",
           ScenarioName(s), ScenarioDescription(s), m.cost_usd, m.cost_reduction_pct, m.grid_mwh,
           m.curtailment_mwh, m.bess_throughput_mwh, m.re_utilization_pct, m.green_share_pct,
           m.peak_power_kw, m.peak_gpus, SolveStatusName(r->status), 100.0 * r->gap);
     }
+    if (Interrupted()) break;  // the scenarios not yet solved are left out
   }
   if (args.json)
     std::cout << nlohmann::json{{"instance", in.instance.name}, {"scenarios", rows}}.dump(2)
               << "\n";
+  if (Interrupted()) return InterruptedExitCode();
   return all_solved ? kExitSolved : kExitInfeasible;
 }
 

@@ -1,4 +1,6 @@
 // `ckptdp solve INSTANCE [--scenario S] [--out RESULT.json] [--csv SLOTS.csv] [--quiet]`
+// A first SIGINT or SIGTERM stops the search; the best schedule so far is still checked,
+// written and summarised (cli/interrupt.h).
 #include <iostream>
 #include <memory>
 
@@ -6,6 +8,7 @@
 #include "ckptdp/engine.h"
 #include "ckptdp/result.h"
 #include "cli/commands.h"
+#include "cli/interrupt.h"
 #include "cli/load.h"
 #include "cli/solve_options.h"
 
@@ -28,6 +31,7 @@ int RunSolve(const SolveArgs& args, const SolveOptions& base_options) {
 
   SolveOptions options = base_options;
   options.log = args.quiet ? nullptr : &std::cerr;
+  options.stop = InstallInterruptHandler();
   absl::StatusOr<Result> result = SolveScenario(in.instance, *scenario, options);
   if (!result.ok()) return ReportError(result.status());
 
@@ -52,6 +56,7 @@ int RunSolve(const SolveArgs& args, const SolveOptions& base_options) {
     }
   }
   if (!args.quiet) std::cout << HumanSummary(in.instance, in.modes, *result);
+  if (result->status == SolveStatus::kInterrupted) return InterruptedExitCode();
   const bool no_schedule = result->schedule.jobs.empty();
   return no_schedule ? kExitInfeasible : kExitSolved;
 }
@@ -67,7 +72,8 @@ Command AddSolveCommand(CLI::App& parent) {
       ->capture_default_str();
   app->add_option("--out", args->out, "Write the result JSON here (atomically)");
   app->add_option("--csv", args->csv, "Write the per-slot table as CSV here (atomically)");
-  app->add_flag("--quiet", args->quiet, "No log on stderr and no summary on stdout");
+  app->add_flag("--quiet", args->quiet,
+                "No log on stderr and no summary on stdout (--log-level 0 keeps the summary)");
   AddSolveOptionFlags(app, options);
   return {app, [args, options]() { return RunSolve(*args, *options); }};
 }

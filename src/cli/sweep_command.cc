@@ -10,7 +10,9 @@
 #include "absl/strings/str_join.h"
 #include "ckptdp/sweep.h"
 #include "cli/commands.h"
+#include "cli/interrupt.h"
 #include "cli/load.h"
+#include "cli/progress.h"
 #include "cli/solve_options.h"
 #include "nlohmann/json.hpp"
 
@@ -65,19 +67,19 @@ nlohmann::ordered_json PointJson(const SweepPoint& p) {
 }
 
 void PrintTable(const std::string& param, const std::vector<SweepPoint>& points) {
-  std::cout << absl::StrFormat("%12s %-10s %9s %9s %11s %9s %8s %8s\n", param, "status", "cost",
+  std::cout << absl::StrFormat("%12s %-15s %9s %9s %11s %9s %8s %8s\n", param, "status", "cost",
                                "reduction", "curtailment", "green", "gap", "time");
-  std::cout << absl::StrFormat("%12s %-10s %9s %9s %11s %9s %8s %8s\n", "", "", "(USD)", "(%)",
+  std::cout << absl::StrFormat("%12s %-15s %9s %9s %11s %9s %8s %8s\n", "", "", "(USD)", "(%)",
                                "(MWh)", "share (%)", "(%)", "(s)");
   for (const SweepPoint& p : points) {
     if (!HasSchedule(p)) {
       std::cout << absl::StrFormat(
-          "%12g %-10s %9s %9s %11s %9s %8s %8s\n", p.value, StatusText(p), "-", "-", "-", "-", "-",
+          "%12g %-15s %9s %9s %11s %9s %8s %8s\n", p.value, StatusText(p), "-", "-", "-", "-", "-",
           p.result.ok() ? absl::StrFormat("%.2f", p.result->solver.seconds) : "-");
       continue;
     }
     const Result& r = *p.result;
-    std::cout << absl::StrFormat("%12g %-10s %9.2f %9.2f %11.3f %9.2f %8.4f %8.2f\n", p.value,
+    std::cout << absl::StrFormat("%12g %-15s %9.2f %9.2f %11.3f %9.2f %8.4f %8.2f\n", p.value,
                                  StatusText(p), r.metrics.cost_usd, r.metrics.cost_reduction_pct,
                                  r.metrics.curtailment_mwh, r.metrics.green_share_pct,
                                  100.0 * r.gap, r.solver.seconds);
@@ -91,7 +93,8 @@ void PrintTable(const std::string& param, const std::vector<SweepPoint>& points)
   }
 }
 
-int RunSweepCommand(const SweepArgs& args, const SolveOptions& options) {
+int RunSweepCommand(const SweepArgs& args, const SolveOptions& base_options) {
+  SolveOptions options = base_options;
   absl::StatusOr<Scenario> scenario = ParseScenario(args.scenario);
   if (!scenario.ok()) return ReportError(scenario.status());
   if (absl::Status s = CheckSweepParameter(args.param); !s.ok()) return ReportError(s);
@@ -103,18 +106,23 @@ int RunSweepCommand(const SweepArgs& args, const SolveOptions& options) {
     if (!applied.ok()) return ReportError(applied.status());
   }
 
-  // A single updating line on a terminal; nothing in a pipe or a log file.
-  const bool show_progress = isatty(STDERR_FILENO) != 0;
-  SweepProgress progress;
-  if (show_progress) {
-    progress = [](int done, int total) {
-      std::cerr << absl::StrFormat("\rsweep: %d/%d points done", done, total) << std::flush;
-    };
-    progress(0, static_cast<int>(args.values.size()));
-  }
+  // A single updating line on a terminal; in a pipe or a log file, throttled lines.
+  const bool terminal = options.log_level > 0 && isatty(STDERR_FILENO) != 0;
+  ProgressLines lines(options.log_level);
+  const SweepProgress progress = [&](int done, int total) {
+    const std::string text =
+        absl::StrFormat("sweep: %d/%d points done (%.1f s)", done, total, lines.Seconds());
+    if (terminal) {
+      std::cerr << "\r" << text << std::flush;
+    } else {
+      lines.Print(text, done == total);
+    }
+  };
+  if (terminal) progress(0, static_cast<int>(args.values.size()));
+  options.stop = InstallInterruptHandler();
   absl::StatusOr<std::vector<SweepPoint>> points =
       RunSweep(in.instance, *scenario, args.param, args.values, options, progress);
-  if (show_progress) std::cerr << "\n";
+  if (terminal) std::cerr << "\n";
   if (!points.ok()) return ReportError(points.status());
 
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
@@ -133,6 +141,7 @@ int RunSweepCommand(const SweepArgs& args, const SolveOptions& options) {
   } else {
     PrintTable(args.param, *points);
   }
+  if (Interrupted()) return InterruptedExitCode();
   return kExitSolved;  // infeasible points are results of the sweep, not failures
 }
 

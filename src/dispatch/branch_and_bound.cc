@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_format.h"
 #include "dispatch/internal/dual.h"
+#include "dispatch/internal/multiplier_update.h"
 
 namespace ckptdp::internal {
 namespace {
@@ -20,7 +21,7 @@ struct Node {
   long id = 0;
   double bound = -kInf;  // valid for every schedule that satisfies `restrictions`
   std::vector<SlotRestriction> restrictions;  // at most one per (job, slot)
-  std::vector<double> lambda, mu;             // warm start: the parent's best multipliers
+  Multipliers multipliers;                    // warm start: the parent's best multipliers
 };
 
 // The level range (lo, hi] of (job, slot) at a node; `top` is the job's highest level.
@@ -56,14 +57,16 @@ std::vector<int> PlanLevels(const ScenarioContext& c, int j, const std::vector<i
 
 class Search {
  public:
-  Search(ScenarioContext& c, const SolveOptions& options, Clock::time_point start,
-         Clock::time_point deadline, EngineOutcome& root)
+  Search(const ScenarioContext& c, Workspaces& work, const SolveOptions& options,
+         const Deadline& deadline, SolverLog& log, EngineOutcome& root)
       : c_(c),
+        work_(work),
         options_(options),
-        start_(start),
         deadline_(deadline),
+        log_(log),
         root_(root),
-        dual_(c, options.threads > 0 ? options.threads : tbb::this_task_arena::max_concurrency()) {}
+        gap_{options.gap},
+        dual_(c, work, ResolveThreads(options.threads)) {}
 
   absl::Status Run();
 
@@ -72,7 +75,7 @@ class Search {
     bool infeasible = false;
     bool out_of_time = false;
     double bound = -kInf;
-    std::vector<double> lambda, mu;
+    Multipliers multipliers;
     // usage[j][(t - release) * (levels + 1) + level]: weight of the relaxed plans' levels.
     std::vector<std::vector<double>> usage;
     std::vector<PathSolution> last_plans;
@@ -83,18 +86,25 @@ class Search {
   };
 
   double Incumbent() const { return root_.incumbent->cost_usd; }
-  double Cutoff() const { return Incumbent() - options_.gap * std::abs(Incumbent()); }
+  double Cutoff() const { return gap_.Cutoff(Incumbent()); }
   absl::StatusOr<NodeResult> SolveNode(const Node& node);
-  absl::Status OfferPlans(const std::vector<PathSolution>& plans, const std::vector<double>& lambda,
-                          const std::vector<double>& mu);
+  absl::Status OfferPlans(const std::vector<PathSolution>& plans, const Multipliers& prices);
   absl::Status OfferSchedule(Schedule schedule, double* cost);
   Branch ChooseBranch(const Node& node, const NodeResult& result) const;
-  void Log(const char* what, size_t open, double bound);
+  // A log row; `progress_point` rows may be shown to show progress, the others only if news.
+  void Log(size_t open, double bound, bool progress_point) {
+    log_.Offer(
+        {"b&b", root_.iterations, root_.nodes, static_cast<int>(open), NAN, bound, Incumbent()}, {},
+        progress_point);
+  }
 
-  ScenarioContext& c_;
+  const ScenarioContext& c_;
+  Workspaces& work_;
   const SolveOptions& options_;
-  Clock::time_point start_, deadline_;
+  const Deadline deadline_;
+  SolverLog& log_;
   EngineOutcome& root_;
+  const GapTarget gap_;
   DualEvaluator dual_;
   EdgeCosts scratch_;
 };
@@ -103,23 +113,22 @@ absl::Status Search::OfferSchedule(Schedule schedule, double* cost) {
   CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c_, std::move(schedule)));
   if (cost != nullptr) *cost = e.feasible ? e.cost_usd : kInf;
   if (!e.feasible || e.cost_usd >= Incumbent()) return absl::OkStatus();
-  CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, e, deadline_));
+  CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, work_, e, deadline_));
   if (e.cost_usd < Incumbent()) root_.incumbent = std::move(e);
   return absl::OkStatus();
 }
 
-absl::Status Search::OfferPlans(const std::vector<PathSolution>& plans,
-                                const std::vector<double>& lambda, const std::vector<double>& mu) {
+absl::Status Search::OfferPlans(const std::vector<PathSolution>& plans, const Multipliers& prices) {
   Schedule repaired;
-  if (!RepairPlans(c_, plans, lambda, mu, deadline_, scratch_, repaired)) return absl::OkStatus();
+  if (!RepairPlans(c_, work_, plans, prices, deadline_, scratch_, repaired))
+    return absl::OkStatus();
   return OfferSchedule(std::move(repaired), nullptr);
 }
 
 absl::StatusOr<Search::NodeResult> Search::SolveNode(const Node& node) {
-  const int slots = c_.slots(), jobs = c_.num_jobs();
+  const int jobs = c_.num_jobs();
   NodeResult out;
-  out.lambda = node.lambda;
-  out.mu = node.mu;
+  out.multipliers = node.multipliers;
   out.usage.resize(jobs);
   for (int j = 0; j < jobs; ++j) {
     const Job& job = c_.instance->jobs[j];
@@ -127,12 +136,11 @@ absl::StatusOr<Search::NodeResult> Search::SolveNode(const Node& node) {
         static_cast<size_t>(job.deadline_slot - job.release_slot) * (c_.jobs[j]->num_modes() + 1),
         0.0);
   }
-  std::vector<double> lambda = node.lambda, mu = node.mu;
-  double best = -kInf, theta = 0.5;
-  int since_best = 0;
+  Multipliers prices = node.multipliers;
+  DeflectedPolyakStep update(NodeStepOptions());
   for (int it = 1; it <= options_.node_iterations; ++it) {
     CKPTDP_ASSIGN_OR_RETURN(const DualEvaluator::Outcome outcome,
-                            dual_.Evaluate(lambda, mu, node.restrictions, deadline_));
+                            dual_.Evaluate(prices, node.restrictions, deadline_));
     if (outcome == DualEvaluator::Outcome::kOutOfTime) {
       out.out_of_time = true;
       return out;
@@ -141,17 +149,8 @@ absl::StatusOr<Search::NodeResult> Search::SolveNode(const Node& node) {
       out.infeasible = true;  // some job has no path within the restrictions
       return out;
     }
-    const double value = dual_.value();
-    if (value > best) {
-      best = value;
-      out.lambda = lambda;
-      out.mu = mu;
-      since_best = 0;
-    } else if (++since_best >= 5) {
-      theta *= 0.5;
-      since_best = 0;
-    }
-    out.bound = std::max(node.bound, best);
+    if (update.Observe(dual_.value())) out.multipliers = prices;
+    out.bound = std::max(node.bound, update.best());
     out.last_plans = dual_.plans();
     // Later plans are closer to the node's relaxed optimum: weight them more.
     for (int j = 0; j < jobs; ++j) {
@@ -160,17 +159,12 @@ absl::StatusOr<Search::NodeResult> Search::SolveNode(const Node& node) {
       for (size_t i = 0; i < level.size(); ++i) out.usage[j][i * stride + level[i]] += it;
     }
     if (out.bound >= Cutoff()) return out;  // pruned
-    if (it % 10 == 1) CKPTDP_RETURN_IF_ERROR(OfferPlans(out.last_plans, lambda, mu));
-    const double norm = dual_.norm_squared();
-    if (norm <= 1e-18) break;  // the relaxed plans fit the shared limits exactly
-    const double step = theta * std::max(Incumbent() - value, 1e-9 * std::abs(value)) / norm;
-    const double gpu_kw = dual_.gpu_kw();
-    for (int t = 0; t < slots; ++t) {
-      lambda[t] += step * dual_.g_lambda()[t];
-      mu[t] = std::max(0.0, mu[t] + step * dual_.g_mu()[t] * gpu_kw);
-    }
+    if (it % 10 == 1) CKPTDP_RETURN_IF_ERROR(OfferPlans(out.last_plans, prices));
+    // The relaxed plans fit the shared limits exactly: no step can be taken.
+    if (dual_.norm_squared() <= kZeroSubgradientNormSq) break;
+    update.Step(dual_, Incumbent(), prices);
   }
-  CKPTDP_RETURN_IF_ERROR(OfferPlans(out.last_plans, out.lambda, out.mu));
+  CKPTDP_RETURN_IF_ERROR(OfferPlans(out.last_plans, out.multipliers));
   return out;
 }
 
@@ -208,7 +202,7 @@ Search::Branch Search::ChooseBranch(const Node& node, const NodeResult& result) 
     AddJobLoad(c_, j, result.last_plans[j].runs, +1, aidc, gpus);
   }
   for (int t = 0; t < c_.slots() && !b.found; ++t) {
-    if (gpus[t] <= in.site.gpu_capacity && aidc[t] <= in.site.site_power_cap_kw + 1e-6) continue;
+    if (WithinSiteLimits(in, gpus[t], aidc[t])) continue;
     for (int j = 0; j < c_.num_jobs() && !b.found; ++j) {
       const Job& job = in.jobs[j];
       if (t < job.release_slot || t >= job.deadline_slot) continue;
@@ -234,34 +228,23 @@ Search::Branch Search::ChooseBranch(const Node& node, const NodeResult& result) 
   return b;  // not found: every level is fixed, the node is a single load profile
 }
 
-void Search::Log(const char* what, size_t open, double bound) {
-  if (options_.log == nullptr) return;
-  *options_.log << absl::StrFormat("%6s %7d %7d %14.4f %14.4f %9.4f%% %8.2fs\n", what, root_.nodes,
-                                   static_cast<int>(open), bound, Incumbent(),
-                                   100.0 * RelativeGap(Incumbent(), bound), SecondsSince(start_));
-}
-
 absl::Status Search::Run() {
   // Open nodes by (bound, id): the first is the best bound, ties in creation order.
   std::map<std::pair<double, long>, Node> open;
   open.emplace(std::make_pair(root_.lower_bound, 0L),
-               Node{0, root_.lower_bound, {}, root_.lambda, root_.mu});
+               Node{0, root_.lower_bound, {}, root_.multipliers});
   long next_id = 1;
   double closed = kInf;  // least bound of the nodes closed without being branched
-  if (options_.log != nullptr) {
-    *options_.log << absl::StrFormat("%6s %7s %7s %14s %14s %10s %9s\n", "b&b", "nodes", "open",
-                                     "bound", "incumbent", "gap", "time");
-  }
   auto global_bound = [&] {
     const double lowest_open = open.empty() ? kInf : open.begin()->first.first;
     return std::max(root_.lower_bound, std::min({lowest_open, closed, Incumbent()}));
   };
-  bool stopped_by_time = false;
+  bool stopped_by_deadline = false;
   while (!open.empty()) {
-    if (RelativeGap(Incumbent(), global_bound()) <= options_.gap) break;
+    if (gap_.Closed(Incumbent(), global_bound())) break;
     if (root_.nodes >= options_.max_nodes) break;
-    if (Clock::now() >= deadline_) {
-      stopped_by_time = true;
+    if (deadline_.Passed()) {
+      stopped_by_deadline = true;
       break;
     }
     Node node = std::move(open.extract(open.begin()).mapped());
@@ -269,7 +252,7 @@ absl::Status Search::Run() {
     CKPTDP_ASSIGN_OR_RETURN(NodeResult result, SolveNode(node));
     if (result.out_of_time) {
       open.emplace(std::make_pair(node.bound, node.id), std::move(node));
-      stopped_by_time = true;
+      stopped_by_deadline = true;
       break;
     }
     if (result.infeasible) continue;  // no schedule in this node
@@ -284,32 +267,36 @@ absl::Status Search::Run() {
       closed = std::min(closed, cost);
     } else {
       for (const SlotRestriction& r : {b.left, b.right}) {
-        Node child{next_id++, result.bound, With(node.restrictions, r), result.lambda, result.mu};
+        Node child{next_id++, result.bound, With(node.restrictions, r), result.multipliers};
         open.emplace(std::make_pair(child.bound, child.id), std::move(child));
       }
     }
-    if (root_.nodes % 100 == 0) Log("", open.size(), global_bound());
+    Log(open.size(), global_bound(), root_.nodes % 100 == 0);
   }
   root_.lower_bound = global_bound();
-  Log("end", open.size(), root_.lower_bound);
-  if (RelativeGap(Incumbent(), root_.lower_bound) <= options_.gap) {
+  Log(open.size(), root_.lower_bound, true);
+  if (gap_.Closed(Incumbent(), root_.lower_bound)) {
     root_.status = SolveStatus::kOptimal;
-  } else if (stopped_by_time) {
-    root_.status = SolveStatus::kTimeLimit;
+  } else if (stopped_by_deadline) {
+    root_.status = deadline_.Reason();
+  } else if (root_.nodes >= options_.max_nodes) {
+    root_.status = SolveStatus::kNodeLimit;
   }
   return absl::OkStatus();
 }
 
 }  // namespace
 
-absl::Status BranchAndBound(ScenarioContext& context, const SolveOptions& options,
-                            Clock::time_point start, Clock::time_point deadline,
+absl::Status BranchAndBound(const ScenarioContext& context, Workspaces& work,
+                            const SolveOptions& options, const Deadline& deadline, SolverLog& log,
                             EngineOutcome& root) {
-  if (!root.incumbent || root.lambda.empty() || options.max_nodes <= 0) return absl::OkStatus();
-  if (RelativeGap(root.incumbent->cost_usd, root.lower_bound) <= options.gap) {
+  if (!root.incumbent || root.multipliers.empty() || options.max_nodes <= 0) {
     return absl::OkStatus();
   }
-  Search search(context, options, start, deadline, root);
+  if (GapTarget{options.gap}.Closed(root.incumbent->cost_usd, root.lower_bound)) {
+    return absl::OkStatus();
+  }
+  Search search(context, work, options, deadline, log, root);
   return search.Run();
 }
 

@@ -68,8 +68,9 @@ void ApplyRestrictions(const ScenarioContext& c, int job,
   }
 }
 
-DualEvaluator::DualEvaluator(ScenarioContext& context, int threads)
+DualEvaluator::DualEvaluator(const ScenarioContext& context, Workspaces& work, int threads)
     : c_(context),
+      work_(work),
       arena_(threads),
       costs_(context.num_jobs()),
       plans_(context.num_jobs()),
@@ -83,8 +84,10 @@ DualEvaluator::DualEvaluator(ScenarioContext& context, int threads)
 }
 
 absl::StatusOr<DualEvaluator::Outcome> DualEvaluator::Evaluate(
-    const std::vector<double>& lambda, const std::vector<double>& mu,
-    const std::vector<SlotRestriction>& restrictions, Clock::time_point deadline) {
+    const Multipliers& prices, const std::vector<SlotRestriction>& restrictions,
+    const Deadline& deadline) {
+  const std::vector<double>& lambda = prices.lambda;
+  const std::vector<double>& mu = prices.mu;
   const Instance& in = *c_.instance;
   const int slots = c_.slots(), jobs = c_.num_jobs();
   for (auto& list : by_job_) list.clear();
@@ -95,14 +98,15 @@ absl::StatusOr<DualEvaluator::Outcome> DualEvaluator::Evaluate(
   std::atomic<bool> out_of_time{false};
   arena_.execute([&] {
     tbb::parallel_for(0, jobs, [&](int j) {
-      if (out_of_time.load(std::memory_order_relaxed) || Clock::now() >= deadline) {
+      if (out_of_time.load(std::memory_order_relaxed) || deadline.Passed()) {
         out_of_time.store(true, std::memory_order_relaxed);
         return;
       }
-      PriceLagrangian(c_, j, lambda, mu, costs_[j]);
+      PriceLagrangian(c_, j, prices, costs_[j]);
       ApplyRestrictions(c_, j, by_job_[j], levels_[j], costs_[j]);
-      plans_[j] = c_.jobs[j]->Solve(costs_[j]);
-      bounds_[j] = plans_[j].feasible ? c_.jobs[j]->LowerBound(costs_[j], plans_[j]) : kInf;
+      plans_[j] = c_.jobs[j]->Solve(costs_[j], work_[j]);
+      bounds_[j] =
+          plans_[j].feasible ? c_.jobs[j]->LowerBound(costs_[j], plans_[j], work_[j]) : kInf;
     });
   });
   if (out_of_time.load()) return Outcome::kOutOfTime;
@@ -135,9 +139,10 @@ absl::StatusOr<DualEvaluator::Outcome> DualEvaluator::Evaluate(
   return Outcome::kOk;
 }
 
-absl::StatusOr<GapBreakdown> ExplainGap(ScenarioContext& c, int threads,
-                                        const std::vector<double>& lambda,
-                                        const std::vector<double>& mu, const Evaluated& incumbent) {
+absl::StatusOr<GapBreakdown> ExplainGap(const ScenarioContext& c, Workspaces& work, int threads,
+                                        const Multipliers& prices, const Evaluated& incumbent) {
+  const std::vector<double>& lambda = prices.lambda;
+  const std::vector<double>& mu = prices.mu;
   GapBreakdown out;
   const int slots = c.slots();
   if (static_cast<int>(lambda.size()) != slots || static_cast<int>(mu.size()) != slots ||
@@ -145,15 +150,15 @@ absl::StatusOr<GapBreakdown> ExplainGap(ScenarioContext& c, int threads,
     return out;
   }
   const Instance& in = *c.instance;
-  DualEvaluator dual(c, threads);
+  DualEvaluator dual(c, work, threads);
   CKPTDP_ASSIGN_OR_RETURN(const DualEvaluator::Outcome outcome,
-                          dual.Evaluate(lambda, mu, {}, Clock::time_point::max()));
+                          dual.Evaluate(prices, {}, Clock::time_point::max()));
   if (outcome != DualEvaluator::Outcome::kOk) return out;
   out.available = true;
   out.root_bound_usd = dual.value();
   EdgeCosts costs;
   for (int j = 0; j < c.num_jobs(); ++j) {
-    PriceLagrangian(c, j, lambda, mu, costs);
+    PriceLagrangian(c, j, prices, costs);
     out.job_paths_usd += PlanCost(c, j, incumbent.schedule.jobs[j], costs) - dual.job_bound(j);
   }
   // cost - bound = [cost - lambda . load - power optimum] + sum_j [path - bound_j]

@@ -12,9 +12,10 @@
 #include "dispatch/internal/branch_and_bound.h"
 #include "dispatch/internal/dual.h"
 #include "dispatch/internal/evaluation.h"
-#include "dispatch/internal/infeasibility.h"  // issue 13 hook (wip/cert)
+#include "dispatch/internal/infeasibility.h"
 #include "dispatch/internal/lagrangian.h"
-#include "tbb/task_arena.h"
+#include "dispatch/internal/solver_log.h"
+#include "dispatch/internal/stop_rules.h"
 
 namespace ckptdp {
 namespace {
@@ -146,6 +147,10 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
            "after the Lagrangian phase, stop the neighbourhood search after this many rounds "
            "per job (at least 100) without improvement (0 = skip it)",
            100.0, 0.0, 1e6, &SolveOptions::neighbourhood_stall_rounds),
+      Spec("log-level",
+           "solver log on stderr: 0 none, 1 new incumbents, better bounds and throttled "
+           "progress rows, 2 every iteration (docs/engine.md, \"The log\")",
+           1.0, 0.0, 2.0, &SolveOptions::log_level),
   };
   return specs;
 }
@@ -161,6 +166,124 @@ absl::Status ValidateSolveOptions(const SolveOptions& options) {
   return absl::OkStatus();
 }
 
+namespace {
+
+// S1, S2, S5: the trajectory is fixed; the power side is solved exactly, so the objective is
+// optimal and is its own bound.
+absl::Status SolveFixed(const internal::ScenarioContext& context, Scenario scenario,
+                        double reference_cost, Result& r) {
+  const Instance& instance = *context.instance;
+  const internal::BaselinePlan plan =
+      internal::BaselineSchedule(instance, *context.modes, scenario == Scenario::kS2);
+  if (!plan.infeasible_reason.empty()) {
+    r.status = SolveStatus::kInfeasible;
+    r.diagnosis = plan.infeasible_reason;
+    return absl::OkStatus();
+  }
+  CKPTDP_ASSIGN_OR_RETURN(internal::Evaluated e, internal::Evaluate(context, plan.schedule));
+  if (!e.feasible) {
+    r.status = SolveStatus::kInfeasible;
+    r.diagnosis = "the fixed baseline violates a site limit: " + e.violation;
+    return absl::OkStatus();
+  }
+  r.status = SolveStatus::kOptimal;
+  FillFromEvaluated(instance, std::move(e), reference_cost, r);
+  r.lower_bound_usd = r.objective_usd;
+  return absl::OkStatus();
+}
+
+// S6 and S3 relax S4 (add a battery; drop checkpoint continuity), so S4's incumbent is
+// feasible for both: solving S4 first guarantees cost(S6), cost(S3) <= cost(S4).
+absl::StatusOr<std::optional<Schedule>> WarmStartFromS4(const Instance& instance,
+                                                        const std::vector<JobModes>& modes,
+                                                        Scenario scenario,
+                                                        const SolveOptions& options,
+                                                        internal::SolverLog& log) {
+  SolveOptions first = options;
+  // S4's Lagrangian phase gets half the limit. Its neighbourhood search, the most
+  // productive primal step (S6's own search improves S4's result little), may run on
+  // to 90 % of the limit as long as S6 (or S3) keeps 1.5 times what S4's Lagrangian
+  // phase took: theirs costs about as much, and their bound needs it.
+  first.time_limit_s = options.time_limit_s / 2;
+  const double limit_s = options.time_limit_s;
+  const Clock::time_point warm_start = Clock::now();
+  internal::RootSetup setup;
+  setup.search_deadline = [&](Clock::time_point lagrangian_end) {
+    const double used_s = std::chrono::duration<double>(lagrangian_end - warm_start).count();
+    const double until_s = std::clamp(limit_s - 1.5 * used_s, limit_s / 2, limit_s * 0.9);
+    return warm_start +
+           std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(until_s));
+  };
+  first.max_nodes = 0;  // a seed, not a proof
+  // The warm start's own rows only at --log-level 2; by default one line sums it up.
+  const bool every_row = options.log_level >= internal::kLogEveryRow;
+  internal::SolverLog warm_log(options.log, every_row ? options.log_level : internal::kLogQuiet,
+                               warm_start);
+  if (every_row) warm_log.Note("warm start: solving S4 first");
+  const internal::ScenarioContext s4 = internal::MakeContext(instance, modes, Scenario::kS4);
+  internal::Workspaces s4_work = internal::MakeWorkspaces(s4);
+  CKPTDP_ASSIGN_OR_RETURN(internal::EngineOutcome warm,
+                          internal::RunLagrangian(s4, s4_work, first, warm_start, setup, warm_log));
+  log.Note(absl::StrFormat(
+      "warm start: S4 %s in %.2f s; solving %s",
+      warm.incumbent ? absl::StrFormat("gives a schedule of %.4f USD", warm.incumbent->cost_usd)
+                     : std::string("found no schedule"),
+      internal::SecondsSince(warm_start), ScenarioName(scenario)));
+  if (!warm.incumbent) return std::optional<Schedule>();
+  std::optional<Schedule> seed = std::move(warm.incumbent->schedule);
+  if (scenario == Scenario::kS3) seed = internal::AsIdealSchedule(instance, modes, *seed);
+  return seed;
+}
+
+// S3, S4, S6: the Lagrangian root, then (on the checkpoint graphs) branch and bound.
+absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario scenario,
+                           const SolveOptions& options, Clock::time_point start,
+                           double reference_cost, Result& r) {
+  const Instance& instance = *context.instance;
+  internal::SolverLog log(options.log, options.log_level, start);
+  internal::Workspaces work = internal::MakeWorkspaces(context);
+  std::optional<Schedule> seed;
+  if (scenario == Scenario::kS6 || scenario == Scenario::kS3) {
+    CKPTDP_ASSIGN_OR_RETURN(seed,
+                            WarmStartFromS4(instance, *context.modes, scenario, options, log));
+  }
+  internal::RootSetup setup;
+  setup.seed = seed ? &*seed : nullptr;
+  setup.deflection = seed ? kSeededDeflection : 0.0;
+  CKPTDP_ASSIGN_OR_RETURN(internal::EngineOutcome outcome,
+                          internal::RunLagrangian(context, work, options, start, setup, log));
+  // S3's bound rounds each slot's work up to whole work units, a relaxation that branching
+  // on levels does not tighten: branch and bound runs on the checkpoint graphs only.
+  const internal::Deadline deadline =
+      internal::Deadline::After(start, options.time_limit_s, options);
+  if (TraitsOf(scenario).checkpoints && outcome.status != SolveStatus::kInfeasible &&
+      outcome.status != SolveStatus::kTimeLimit && !deadline.StopRequested()) {
+    CKPTDP_RETURN_IF_ERROR(
+        internal::BranchAndBound(context, work, options, deadline, log, outcome));
+  }
+  if (outcome.incumbent) {
+    CKPTDP_ASSIGN_OR_RETURN(r.solver.gap_breakdown,
+                            internal::ExplainGap(context, work, r.solver.threads,
+                                                 outcome.multipliers, *outcome.incumbent));
+  }
+  r.solver.nodes = outcome.nodes;
+  r.status = outcome.status;
+  r.solver.iterations = outcome.iterations;
+  r.lower_bound_usd = outcome.lower_bound;
+  if (outcome.incumbent) {
+    FillFromEvaluated(instance, std::move(*outcome.incumbent), reference_cost, r);
+  } else {
+    r.diagnosis = outcome.diagnosis;
+    // Without a schedule only a proof or a limit can have ended the search.
+    if (r.status != SolveStatus::kInfeasible && !StoppedEarly(r.status)) {
+      r.status = SolveStatus::kIterationLimit;
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario,
                                      const SolveOptions& options) {
   const Clock::time_point start = Clock::now();
@@ -170,99 +293,28 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
 
   Result r;
   r.scenario = scenario;
-  r.solver.threads =
-      options.threads > 0 ? options.threads : tbb::this_task_arena::max_concurrency();
+  r.solver.threads = internal::ResolveThreads(options.threads);
   const internal::ScenarioContext s1 = internal::MakeContext(instance, modes, Scenario::kS1);
   const double reference_cost = BaselineCost(s1);
-  internal::ScenarioContext context = internal::MakeContext(instance, modes, scenario);
-
-  const ScenarioTraits traits = TraitsOf(scenario);
-  if (!traits.variable_modes) {
-    // S1, S2, S5: the trajectory is fixed; the power side is solved exactly, so the
-    // objective is optimal and is its own bound.
-    const internal::BaselinePlan plan =
-        internal::BaselineSchedule(instance, modes, scenario == Scenario::kS2);
-    if (!plan.infeasible_reason.empty()) {
-      r.status = SolveStatus::kInfeasible;
-      r.diagnosis = plan.infeasible_reason;
-    } else {
-      CKPTDP_ASSIGN_OR_RETURN(internal::Evaluated e, internal::Evaluate(context, plan.schedule));
-      if (!e.feasible) {
-        r.status = SolveStatus::kInfeasible;
-        r.diagnosis = "the fixed baseline violates a site limit: " + e.violation;
-      } else {
-        r.status = SolveStatus::kOptimal;
-        FillFromEvaluated(instance, std::move(e), reference_cost, r);
-        r.lower_bound_usd = r.objective_usd;
-      }
-    }
-  } else if (const internal::CapacityProof proof =  // issue 13 hook (wip/cert)
-             internal::ProveCapacityInfeasible(context, internal::ProofOptions(options, start));
+  const internal::ScenarioContext context = internal::MakeContext(instance, modes, scenario);
+  if (!TraitsOf(scenario).variable_modes) {
+    CKPTDP_RETURN_IF_ERROR(SolveFixed(context, scenario, reference_cost, r));
+  } else if (const internal::CapacityProof proof =
+                 internal::ProveCapacityInfeasible(context, internal::ProofOptions(options, start));
              proof.proven) {
+    // Proven before any search: the jobs cannot share the GPU capacity (infeasibility.h).
     r.status = SolveStatus::kInfeasible;
     r.diagnosis = proof.diagnosis;
     r.solver.iterations = proof.iterations;
   } else {
-    // S6 and S3 relax S4 (add a battery; drop checkpoint continuity), so S4's incumbent is
-    // feasible for both: solving S4 first guarantees cost(S6), cost(S3) <= cost(S4).
-    std::optional<Schedule> seed;
-    if (scenario == Scenario::kS6 || scenario == Scenario::kS3) {
-      SolveOptions first = options;
-      // S4's Lagrangian phase gets half the limit. Its neighbourhood search, the most
-      // productive primal step (S6's own search improves S4's result little), may run on
-      // to 90 % of the limit as long as S6 (or S3) keeps 1.5 times what S4's Lagrangian
-      // phase took: theirs costs about as much, and their bound needs it.
-      first.time_limit_s = options.time_limit_s / 2;
-      const double limit_s = options.time_limit_s;
-      const Clock::time_point warm_start = Clock::now();
-      const internal::SearchDeadline search_deadline = [&](Clock::time_point lagrangian_end) {
-        const double used_s = std::chrono::duration<double>(lagrangian_end - warm_start).count();
-        const double until_s = std::clamp(limit_s - 1.5 * used_s, limit_s / 2, limit_s * 0.9);
-        return warm_start +
-               std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(until_s));
-      };
-      first.max_nodes = 0;  // a seed, not a proof
-      if (first.log != nullptr) *first.log << "warm start: solving S4 first\n";
-      internal::ScenarioContext s4 = internal::MakeContext(instance, modes, Scenario::kS4);
-      CKPTDP_ASSIGN_OR_RETURN(
-          internal::EngineOutcome warm,
-          internal::RunLagrangian(s4, first, warm_start, nullptr, search_deadline));
-      if (warm.incumbent) {
-        seed = std::move(warm.incumbent->schedule);
-        if (scenario == Scenario::kS3) seed = internal::AsIdealSchedule(instance, modes, *seed);
-      }
-      if (first.log != nullptr) *first.log << "solving " << ScenarioName(scenario) << "\n";
-    }
-    CKPTDP_ASSIGN_OR_RETURN(
-        internal::EngineOutcome outcome,
-        internal::RunLagrangian(context, options, start, seed ? &*seed : nullptr, {},
-                                seed ? kSeededDeflection : 0.0));
-    // S3's bound rounds each slot's work up to whole work units, a relaxation that branching
-    // on levels does not tighten: branch and bound runs on the checkpoint graphs only.
-    if (traits.checkpoints && outcome.status != SolveStatus::kInfeasible &&
-        outcome.status != SolveStatus::kTimeLimit) {
-      const Clock::time_point deadline =
-          start + std::chrono::duration_cast<Clock::duration>(
-                      std::chrono::duration<double>(options.time_limit_s));
-      CKPTDP_RETURN_IF_ERROR(internal::BranchAndBound(context, options, start, deadline, outcome));
-    }
-    if (outcome.incumbent) {
-      CKPTDP_ASSIGN_OR_RETURN(r.solver.gap_breakdown,
-                              internal::ExplainGap(context, r.solver.threads, outcome.lambda,
-                                                   outcome.mu, *outcome.incumbent));
-    }
-    r.solver.nodes = outcome.nodes;
-    r.status = outcome.status;
-    r.solver.iterations = outcome.iterations;
-    r.lower_bound_usd = outcome.lower_bound;
-    if (outcome.incumbent) {
-      FillFromEvaluated(instance, std::move(*outcome.incumbent), reference_cost, r);
-    } else {
-      r.diagnosis = outcome.diagnosis;
-      if (r.status != SolveStatus::kInfeasible) r.status = SolveStatus::kTimeLimit;
-    }
+    CKPTDP_RETURN_IF_ERROR(SolveFlexible(context, scenario, options, start, reference_cost, r));
   }
-  if (r.schedule.jobs.empty() && options.diagnose_capacity) {
+  // An interrupt that came before the search ended is what ended it.
+  const bool stopped = options.stop != nullptr && options.stop->load();
+  if (stopped && r.status != SolveStatus::kOptimal && r.status != SolveStatus::kInfeasible) {
+    r.status = SolveStatus::kInterrupted;
+  }
+  if (r.schedule.jobs.empty() && options.diagnose_capacity && !stopped) {
     // The time limit covers the diagnosis too (--time-limit is honoured within a second).
     const double remaining_s =
         options.time_limit_s - std::chrono::duration<double>(Clock::now() - start).count();

@@ -3,13 +3,10 @@
 #include <algorithm>
 
 #include "absl/strings/str_format.h"
+#include "dispatch/internal/stop_rules.h"
+#include "tbb/task_arena.h"
 
 namespace ckptdp::internal {
-namespace {
-// Slack on the site limits so that round-off in sums of kW never rejects a schedule.
-constexpr double kPowerSlackKw = 1e-6;
-}  // namespace
-
 ScenarioContext MakeContext(const Instance& instance, const std::vector<JobModes>& modes,
                             Scenario scenario) {
   ScenarioContext c;
@@ -64,8 +61,10 @@ void AddJobLoad(const ScenarioContext& context, int job, const std::vector<Run>&
   }
 }
 
-void PriceLagrangian(const ScenarioContext& context, int job, const std::vector<double>& lambda,
-                     const std::vector<double>& mu, EdgeCosts& costs) {
+void PriceLagrangian(const ScenarioContext& context, int job, const Multipliers& prices,
+                     EdgeCosts& costs) {
+  const std::vector<double>& lambda = prices.lambda;
+  const std::vector<double>& mu = prices.mu;
   const JobSubproblem& sub = *context.jobs[job];
   const int slots = context.slots();
   const double pue = context.instance->site.pue;
@@ -116,6 +115,23 @@ void PriceMarginal(const ScenarioContext& context, int job,
       blocked[t] = fits ? blocked[t + 1] : t;
     }
   }
+}
+
+bool WithinSiteLimits(const Instance& instance, int gpus, double aidc_kw) {
+  return gpus <= instance.site.gpu_capacity &&
+         aidc_kw <= instance.site.site_power_cap_kw + kPowerSlackKw;
+}
+
+std::vector<double> BatteryNetShift(const PowerDispatch& power) {
+  std::vector<double> shift(power.slots.size());
+  for (size_t t = 0; t < shift.size(); ++t) {
+    shift[t] = power.slots[t].charge_kw - power.slots[t].discharge_kw;
+  }
+  return shift;
+}
+
+int ResolveThreads(int requested) {
+  return requested > 0 ? requested : tbb::this_task_arena::max_concurrency();
 }
 
 double PlanCost(const ScenarioContext& context, int job, const std::vector<Run>& runs,

@@ -24,7 +24,8 @@ constexpr double kScale = 1024.0;
 // which relaxes the problem: a proof on a subset is a proof for the instance).
 class ExcessDual {
  public:
-  ExcessDual(ScenarioContext& c, std::vector<int> jobs, int threads, Clock::time_point stop_at)
+  ExcessDual(const ScenarioContext& c, std::vector<int> jobs, int threads,
+             Clock::time_point stop_at)
       : c_(c),
         jobs_(std::move(jobs)),
         deadline_(stop_at),
@@ -42,6 +43,7 @@ class ExcessDual {
       for (int t = release(a); t < deadline(a); ++t) active_[t].push_back(a);
     }
     costs_.resize(num_jobs());
+    work_.resize(num_jobs());
     job_value_.resize(num_jobs());
     x_.assign(num_jobs(), std::vector<int>(slots, 0));
     y_.assign(num_jobs(), std::vector<int>(slots, 0));
@@ -109,7 +111,7 @@ class ExcessDual {
     if (Clock::now() >= deadline_) return kInf;
     const int slots = c_.slots();
     const int levels_a = levels(a), r = release(a), d = deadline(a);
-    JobSubproblem& sub = *c_.jobs[job(a)];
+    const JobSubproblem& sub = *c_.jobs[job(a)];
     EdgeCosts& costs = costs_[a];
     costs.Resize(sub.num_modes(), slots);
     costs.next_blocked.clear();
@@ -123,14 +125,14 @@ class ExcessDual {
         row[t + 1] = row[t] + (in_window ? pi[a][t * levels_a + m + 1] - pi[a][t * levels_a] : 0.0);
       }
     }
-    const PathSolution plan = sub.Solve(costs);
+    const PathSolution plan = sub.Solve(costs, work_[a]);
     if (!plan.feasible) return kInf;
     std::fill(x_[a].begin(), x_[a].end(), 0);
     for (const Run& run : plan.runs) {
       const int level = c_.graph_mode_of[job(a)][run.mode] + 1;
       for (int t = run.start_slot; t < run.end_slot; ++t) x_[a][t] = level;
     }
-    return sub.LowerBound(costs, plan) + idle;
+    return sub.LowerBound(costs, plan, work_[a]) + idle;
   }
 
   // min over one level per active job of scale * excess - sum pi: a multiple-choice
@@ -192,13 +194,14 @@ class ExcessDual {
     return result;
   }
 
-  ScenarioContext& c_;
+  const ScenarioContext& c_;
   std::vector<int> jobs_;
   Clock::time_point deadline_;  // job solves not started by then count as failed
   int capacity_ = 0, unit_ = 1, cap_units_ = 0;
   std::vector<std::vector<int>> active_;  // per slot: the jobs whose window covers it
   tbb::task_arena arena_;
   std::vector<EdgeCosts> costs_;
+  std::vector<JobWorkspace> work_;  // one per job of the subset: solved in parallel
   std::vector<double> job_value_;
   std::vector<std::vector<int>> x_, y_;
   std::vector<double> value_by_state_, next_;
@@ -217,8 +220,8 @@ struct Attempt {
 // Subgradient ascent on D (the prices are free in sign, so nothing to project), Polyak steps
 // towards a target a little above the best value, with the certificate checked whenever
 // the value is positive.
-Attempt Prove(ScenarioContext& c, const std::vector<int>& jobs, const CapacityProofOptions& options,
-              std::vector<long long>* footprints) {
+Attempt Prove(const ScenarioContext& c, const std::vector<int>& jobs,
+              const CapacityProofOptions& options, std::vector<long long>* footprints) {
   Attempt out;
   ExcessDual dual(c, jobs, options.threads, options.deadline);
 
@@ -386,7 +389,7 @@ CapacityProofOptions ProofOptions(const SolveOptions& options, Clock::time_point
   return proof;
 }
 
-CapacityProof ProveCapacityInfeasible(ScenarioContext& context,
+CapacityProof ProveCapacityInfeasible(const ScenarioContext& context,
                                       const CapacityProofOptions& options) {
   CapacityProof proof;
   std::vector<int> jobs(context.num_jobs());

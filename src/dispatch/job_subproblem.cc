@@ -36,18 +36,20 @@ IdealSubproblem::IdealSubproblem(const Instance& instance, int job_index, const 
 }
 
 double IdealSubproblem::RunDp(const EdgeCosts& costs, const std::vector<int>& units_per_slot,
-                              std::vector<int>* choice) {
+                              std::vector<int>* choice, JobWorkspace& work) const {
+  std::vector<double>& value = work.value;
+  std::vector<int>& pred = work.pred;
   const int layers = deadline_ - release_ + 1, width = units_ + 1;
-  value_.assign(static_cast<size_t>(layers) * width, kInf);
+  value.assign(static_cast<size_t>(layers) * width, kInf);
   // pred = previous units * (modes + 1) + chosen mode + 1 (0 = idle).
-  pred_.assign(value_.size(), -1);
+  pred.assign(value.size(), -1);
   const int stride = num_modes() + 1;
-  value_[0] = 0.0;
+  value[0] = 0.0;
   for (int ti = 0; ti + 1 < layers; ++ti) {
     const int t = release_ + ti;
-    const double* row = &value_[static_cast<size_t>(ti) * width];
-    double* next = &value_[static_cast<size_t>(ti + 1) * width];
-    int* next_pred = &pred_[static_cast<size_t>(ti + 1) * width];
+    const double* row = &value[static_cast<size_t>(ti) * width];
+    double* next = &value[static_cast<size_t>(ti + 1) * width];
+    int* next_pred = &pred[static_cast<size_t>(ti + 1) * width];
     for (int u = 0; u <= units_; ++u) {
       const double v = row[u];
       if (v == kInf) continue;
@@ -66,12 +68,12 @@ double IdealSubproblem::RunDp(const EdgeCosts& costs, const std::vector<int>& un
       }
     }
   }
-  const double best = value_[static_cast<size_t>(layers - 1) * width + units_];
+  const double best = value[static_cast<size_t>(layers - 1) * width + units_];
   if (choice != nullptr && best < kInf) {
     choice->assign(layers - 1, -1);
     int u = units_;
     for (int ti = layers - 1; ti > 0; --ti) {
-      const int code = pred_[static_cast<size_t>(ti) * width + u];
+      const int code = pred[static_cast<size_t>(ti) * width + u];
       (*choice)[ti - 1] = code % (num_modes() + 1) - 1;
       u = code / (num_modes() + 1);
     }
@@ -79,10 +81,10 @@ double IdealSubproblem::RunDp(const EdgeCosts& costs, const std::vector<int>& un
   return best;
 }
 
-PathSolution IdealSubproblem::Solve(const EdgeCosts& costs) {
+PathSolution IdealSubproblem::Solve(const EdgeCosts& costs, JobWorkspace& work) const {
   PathSolution out;
   std::vector<int> choice;
-  const double best = RunDp(costs, units_down_, &choice);
+  const double best = RunDp(costs, units_down_, &choice, work);
   if (best == kInf) return out;
   out.feasible = true;
   out.cost = best;
@@ -103,8 +105,9 @@ PathSolution IdealSubproblem::Solve(const EdgeCosts& costs) {
   return out;
 }
 
-double IdealSubproblem::LowerBound(const EdgeCosts& costs, const PathSolution&) {
-  return RunDp(costs, units_up_, nullptr);
+double IdealSubproblem::LowerBound(const EdgeCosts& costs, const PathSolution&,
+                                   JobWorkspace& work) const {
+  return RunDp(costs, units_up_, nullptr, work);
 }
 
 std::vector<std::unique_ptr<JobSubproblem>> BuildSubproblems(const Instance& instance,

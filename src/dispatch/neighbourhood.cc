@@ -9,8 +9,6 @@
 namespace ckptdp::internal {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 // A uniform draw from [0, n) that is the same on every standard library (unlike
 // std::uniform_int_distribution): results must not depend on the platform either.
 int Draw(std::mt19937_64& rng, int n) {
@@ -117,13 +115,13 @@ std::vector<int> PickNeighbourhood(const ScenarioContext& c, const Schedule& sch
 // Each job's excess at the Lagrangian prices: what its current path costs above its
 // cheapest path there. The gap between the incumbent and the bound is mostly the sum of
 // these (docs/engine.md), so jobs with a large excess are the promising seeds.
-void ComputeExcess(ScenarioContext& c, const Schedule& schedule, const NeighbourhoodPrices& prices,
-                   EdgeCosts& costs, std::vector<double>& excess) {
+void ComputeExcess(const ScenarioContext& c, Workspaces& work, const Schedule& schedule,
+                   const Multipliers& prices, EdgeCosts& costs, std::vector<double>& excess) {
   excess.assign(c.num_jobs(), 0.0);
   if (prices.lambda.empty() || prices.mu.empty()) return;
   for (int j = 0; j < c.num_jobs(); ++j) {
-    PriceLagrangian(c, j, prices.lambda, prices.mu, costs);
-    const PathSolution best = c.jobs[j]->Solve(costs);
+    PriceLagrangian(c, j, prices, costs);
+    const PathSolution best = c.jobs[j]->Solve(costs, work[j]);
     if (best.feasible)
       excess[j] = std::max(0.0, PlanCost(c, j, schedule.jobs[j], costs) - best.cost);
   }
@@ -132,8 +130,8 @@ void ComputeExcess(ScenarioContext& c, const Schedule& schedule, const Neighbour
 }  // namespace
 
 absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
-    ScenarioContext& c, Evaluated& current, const NeighbourhoodPrices& prices,
-    const NeighbourhoodOptions& options, Clock::time_point deadline,
+    const ScenarioContext& c, Workspaces& work, Evaluated& current, const Multipliers& prices,
+    const NeighbourhoodOptions& options, const Deadline& deadline,
     const std::function<bool(double)>& good_enough) {
   const int slots = c.slots();
   NeighbourhoodStats stats;
@@ -150,12 +148,12 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
   // Refreshing the excess costs one solve per job, as much as a few dozen rounds.
   constexpr int kExcessRefreshRounds = 500;
   int since_improvement = 0;
-  while (since_improvement < options.stall_rounds && Clock::now() < deadline &&
+  while (since_improvement < options.stall_rounds && !deadline.Passed() &&
          !good_enough(current.cost_usd)) {
     ++stats.rounds;
     ++since_improvement;
     if (stats.rounds % kExcessRefreshRounds == 1)
-      ComputeExcess(c, current.schedule, prices, costs, excess);
+      ComputeExcess(c, work, current.schedule, prices, costs, excess);
     const std::vector<int> removed =
         PickNeighbourhood(c, current.schedule, excess, options.max_removed, rng);
     const int share_index = Draw(rng, 3);
@@ -169,11 +167,10 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
 
     // Pricing sees the load the grid serves under the current battery schedule; the exact
     // evaluation below re-optimises the battery for the new load.
-    shift.assign(slots, 0.0);
     if (c.traits.battery) {
-      for (int t = 0; t < slots; ++t) {
-        shift[t] = current.power.slots[t].charge_kw - current.power.slots[t].discharge_kw;
-      }
+      shift = BatteryNetShift(current.power);
+    } else {
+      shift.assign(slots, 0.0);
     }
     aidc = current.load.aidc_kw;
     gpus = current.load.gpus;
@@ -184,7 +181,7 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
       PriceMarginal(c, j, aidc, gpus, shift, costs);
       BlendEnergyPrice(c, j, prices.lambda, energy_share, costs);
       AddGpuPrice(c, j, prices.mu, share, costs);
-      PathSolution p = c.jobs[j]->Solve(costs);
+      PathSolution p = c.jobs[j]->Solve(costs, work[j]);
       if (!p.feasible) {
         placed = false;
         break;
@@ -197,7 +194,7 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
     for (int j : removed) {
       AddJobLoad(c, j, trial.jobs[j], -1, aidc, gpus);
       PriceMarginal(c, j, aidc, gpus, shift, costs);
-      PathSolution p = c.jobs[j]->Solve(costs);
+      PathSolution p = c.jobs[j]->Solve(costs, work[j]);
       if (p.feasible && Improves(p.cost, PlanCost(c, j, trial.jobs[j], costs))) {
         trial.jobs[j] = std::move(p.runs);
       }

@@ -15,7 +15,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // F(w) of the header, evaluated by one multiple-choice knapsack per slot.
 class RateBound {
  public:
-  RateBound(ScenarioContext& c, std::vector<int> jobs) : c_(c), jobs_(std::move(jobs)) {
+  RateBound(const ScenarioContext& c, std::vector<int> jobs) : c_(c), jobs_(std::move(jobs)) {
     const Instance& in = *c.instance;
     const int n = static_cast<int>(jobs_.size());
     capacity_ = in.site.gpu_capacity;
@@ -118,7 +118,7 @@ class RateBound {
     return result;
   }
 
-  ScenarioContext& c_;
+  const ScenarioContext& c_;
   std::vector<int> jobs_;
   int capacity_ = 0, cap_units_ = 0;
   std::vector<std::vector<double>> share_;  // per job and level: share of C_j per slot
@@ -143,8 +143,8 @@ void ProjectOnSimplex(std::vector<double>& w) {
 
 }  // namespace
 
-bool ProveByRates(ScenarioContext& c, const std::vector<int>& jobs, Clock::time_point deadline,
-                  int max_iterations, int& iterations) {
+bool ProveByRates(const ScenarioContext& c, const std::vector<int>& jobs,
+                  Clock::time_point deadline, int max_iterations, int& iterations) {
   RateBound bound(c, jobs);
   const int n = static_cast<int>(jobs.size());
   std::vector<double> w(n, 1.0 / n), gradient;

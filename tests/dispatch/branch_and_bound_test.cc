@@ -32,7 +32,7 @@ TEST_CASE("Level restrictions are honoured and agree with the Boost oracle", "[b
       mu[t] = static_cast<double>(rng() % 1000) / 1e6;
     }
     const int j = static_cast<int>(rng() % in.jobs.size());
-    auto& sub = static_cast<GraphSubproblem&>(*c.jobs[j]);
+    const auto& sub = static_cast<const GraphSubproblem&>(*c.jobs[j]);
     const std::vector<int> levels = ModeLevels(sub);
     const int top = sub.num_modes();
     std::vector<SlotRestriction> rs;
@@ -52,9 +52,10 @@ TEST_CASE("Level restrictions are honoured and agree with the Boost oracle", "[b
     std::vector<const SlotRestriction*> ptrs;
     for (const SlotRestriction& r : rs) ptrs.push_back(&r);
     EdgeCosts costs;
-    PriceLagrangian(c, j, lambda, mu, costs);
+    PriceLagrangian(c, j, {lambda, mu}, costs);
     ApplyRestrictions(c, j, ptrs, levels, costs);
-    const PathSolution dp = sub.Solve(costs);
+    JobWorkspace work;
+    const PathSolution dp = sub.Solve(costs, work);
     const PathSolution ref = ReferenceShortestPath(sub.graph(), costs);
     ++cases;
     REQUIRE(dp.feasible == ref.feasible);

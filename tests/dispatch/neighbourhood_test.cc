@@ -25,7 +25,8 @@ Start Load(const char* file) {
 }
 
 Evaluated Search(const Start& s, Scenario scenario, std::uint64_t seed, double* start_cost) {
-  ScenarioContext c = MakeContext(s.instance, s.modes, scenario);
+  const ScenarioContext c = MakeContext(s.instance, s.modes, scenario);
+  Workspaces work = MakeWorkspaces(c);
   // The fixed baseline (S2 records its checkpoints, so it is a path of the S4/S6 graph).
   const BaselinePlan plan = BaselineSchedule(s.instance, s.modes, /*record_checkpoints=*/true);
   REQUIRE(plan.infeasible_reason.empty());
@@ -37,7 +38,7 @@ Evaluated Search(const Start& s, Scenario scenario, std::uint64_t seed, double* 
   options.seed = seed;
   const auto far = std::chrono::steady_clock::now() + std::chrono::hours(1);
   absl::StatusOr<NeighbourhoodStats> stats =
-      ImproveByNeighbourhoodSearch(c, *e, {}, options, far, [](double) { return false; });
+      ImproveByNeighbourhoodSearch(c, work, *e, {}, options, far, [](double) { return false; });
   REQUIRE(stats.ok());
   CHECK(stats->rounds >= options.stall_rounds);
   return *e;

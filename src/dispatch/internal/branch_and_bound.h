@@ -16,19 +16,18 @@
 #ifndef CKPTDP_DISPATCH_INTERNAL_BRANCH_AND_BOUND_H_
 #define CKPTDP_DISPATCH_INTERNAL_BRANCH_AND_BOUND_H_
 
-#include <chrono>
-
 #include "ckptdp/engine.h"
 #include "dispatch/internal/lagrangian.h"
 
 namespace ckptdp::internal {
 
 // Continues from the root outcome of RunLagrangian (its incumbent, bound and multipliers)
-// and updates it in place: a better incumbent, a higher bound, the status (kOptimal once
-// the gap is proven, kTimeLimit if the deadline stopped the search) and `nodes`.
-absl::Status BranchAndBound(ScenarioContext& context, const SolveOptions& options,
-                            std::chrono::steady_clock::time_point start,
-                            std::chrono::steady_clock::time_point deadline, EngineOutcome& root);
+// and updates it in place: a better incumbent, a higher bound, `nodes` and the status:
+// kOptimal once the gap is proven, kTimeLimit (kInterrupted) if the deadline (the stop
+// token) ended the search, kNodeLimit after options.max_nodes nodes.
+absl::Status BranchAndBound(const ScenarioContext& context, Workspaces& work,
+                            const SolveOptions& options, const Deadline& deadline, SolverLog& log,
+                            EngineOutcome& root);
 
 }  // namespace ckptdp::internal
 

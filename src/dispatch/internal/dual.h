@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "dispatch/internal/evaluation.h"
+#include "dispatch/internal/multipliers.h"
+#include "dispatch/internal/stop_rules.h"
 #include "tbb/task_arena.h"
 
 namespace ckptdp::internal {
@@ -35,16 +37,18 @@ void ApplyRestrictions(const ScenarioContext& context, int job,
 
 class DualEvaluator {
  public:
-  DualEvaluator(ScenarioContext& context, int threads);
+  // Solves the jobs in `work`, one workspace per job.
+  DualEvaluator(const ScenarioContext& context, Workspaces& work, int threads);
 
   enum class Outcome { kOk, kOutOfTime, kJobInfeasible };
 
-  // Evaluates the dual at (lambda, mu) under `restrictions` (may be empty). kOutOfTime if
-  // the deadline passed before every job was solved (no value then); kJobInfeasible if
-  // some job has no plan (infeasible_job() says which): the restricted problem is empty.
-  absl::StatusOr<Outcome> Evaluate(const std::vector<double>& lambda, const std::vector<double>& mu,
+  // Evaluates the dual at `prices` under `restrictions` (may be empty). kOutOfTime if the
+  // deadline passed (or a stop was requested) before every job was solved (no value then);
+  // kJobInfeasible if some job has no plan (infeasible_job() says which): the restricted
+  // problem is empty.
+  absl::StatusOr<Outcome> Evaluate(const Multipliers& prices,
                                    const std::vector<SlotRestriction>& restrictions,
-                                   std::chrono::steady_clock::time_point deadline);
+                                   const Deadline& deadline);
 
   double value() const { return value_; }
   // The parts of value(): each job's subproblem bound and the power side's optimum.
@@ -60,7 +64,8 @@ class DualEvaluator {
   double gpu_kw() const { return gpu_kw_; }
 
  private:
-  ScenarioContext& c_;
+  const ScenarioContext& c_;
+  Workspaces& work_;
   tbb::task_arena arena_;
   std::vector<double> load_lo_, load_hi_;
   std::vector<std::vector<int>> levels_;
@@ -73,10 +78,10 @@ class DualEvaluator {
   int infeasible_job_ = -1;
 };
 
-// The gap breakdown (ckptdp/result.h) of a feasible `incumbent` at (lambda, mu).
-absl::StatusOr<GapBreakdown> ExplainGap(ScenarioContext& context, int threads,
-                                        const std::vector<double>& lambda,
-                                        const std::vector<double>& mu, const Evaluated& incumbent);
+// The gap breakdown (ckptdp/result.h) of a feasible `incumbent` at `prices`.
+absl::StatusOr<GapBreakdown> ExplainGap(const ScenarioContext& context, Workspaces& work,
+                                        int threads, const Multipliers& prices,
+                                        const Evaluated& incumbent);
 
 }  // namespace ckptdp::internal
 

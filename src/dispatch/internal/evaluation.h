@@ -18,9 +18,15 @@
 #include "ckptdp/schedule.h"
 #include "dispatch/internal/edge_costs.h"
 #include "dispatch/internal/job_subproblem.h"
+#include "dispatch/internal/multipliers.h"
 
 namespace ckptdp::internal {
 
+// Slack on the site limits so that round-off in sums of kW never rejects a schedule.
+inline constexpr double kPowerSlackKw = 1e-6;
+
+// The model of one scenario: fixed data, read-only during a solve (shared by every phase and
+// thread). What changes while solving lives in the per-job Workspaces.
 struct ScenarioContext {
   const Instance* instance = nullptr;
   const std::vector<JobModes>* modes = nullptr;
@@ -35,6 +41,12 @@ struct ScenarioContext {
 
 ScenarioContext MakeContext(const Instance& instance, const std::vector<JobModes>& modes,
                             Scenario scenario);
+
+// One JobWorkspace per job of a context (job_subproblem.h).
+using Workspaces = std::vector<JobWorkspace>;
+inline Workspaces MakeWorkspaces(const ScenarioContext& context) {
+  return Workspaces(context.num_jobs());
+}
 
 // A schedule with its exact power dispatch and cost, or why it violates a site limit.
 struct Evaluated {
@@ -52,8 +64,15 @@ void AddJobLoad(const ScenarioContext& context, int job, const std::vector<Run>&
                 std::vector<double>& aidc_kw, std::vector<int>& gpus);
 
 // Lagrangian prices: mode m in slot t costs lambda_t * PUE * P_m + mu_t * n_m.
-void PriceLagrangian(const ScenarioContext& context, int job, const std::vector<double>& lambda,
-                     const std::vector<double>& mu, EdgeCosts& costs);
+void PriceLagrangian(const ScenarioContext& context, int job, const Multipliers& prices,
+                     EdgeCosts& costs);
+
+// Whether a slot's GPUs and AIDC load are within the site's limits.
+bool WithinSiteLimits(const Instance& instance, int gpus, double aidc_kw);
+
+// The battery's net charge per slot (charge - discharge, kW) in a dispatch: added to the
+// AIDC load, the load that the grid and the renewables serve.
+std::vector<double> BatteryNetShift(const PowerDispatch& power);
 
 // Exact marginal prices against the other jobs' load (no battery), with modes blocked in
 // slots where they would exceed the residual GPU or site power capacity.

@@ -65,7 +65,7 @@ CapacityProofOptions ProofOptions(const SolveOptions& options,
 
 // Tries to prove that the jobs of `context` cannot share the GPU capacity. Never claims a
 // proof that the exact integer evaluation does not confirm.
-CapacityProof ProveCapacityInfeasible(ScenarioContext& context,
+CapacityProof ProveCapacityInfeasible(const ScenarioContext& context,
                                       const CapacityProofOptions& options);
 
 }  // namespace ckptdp::internal

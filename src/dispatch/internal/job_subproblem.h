@@ -5,6 +5,7 @@
 #define CKPTDP_DISPATCH_INTERNAL_JOB_SUBPROBLEM_H_
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "ckptdp/graph.h"
@@ -15,6 +16,15 @@
 
 namespace ckptdp::internal {
 
+// The scratch memory of one job's subproblem solves, reused from one solve to the next.
+// The subproblems themselves are read-only: one workspace per job lets the jobs be solved
+// in parallel, and the serial phases (repair, local and neighbourhood search) reuse them.
+struct JobWorkspace {
+  PathSolver path;            // the DP on the checkpoint-state graph
+  std::vector<double> value;  // the idealised DP (S3): value per (slot, units done)
+  std::vector<int> pred;      // and its predecessors
+};
+
 class JobSubproblem {
  public:
   virtual ~JobSubproblem() = default;
@@ -23,10 +33,14 @@ class JobSubproblem {
   virtual double it_power_kw(int mode) const = 0;
   virtual int feasible_index(int mode) const = 0;
   // A cheapest feasible plan under `costs` (feasible == false if none exists).
-  virtual PathSolution Solve(const EdgeCosts& costs) = 0;
+  virtual PathSolution Solve(const EdgeCosts& costs, JobWorkspace& work) const = 0;
   // A lower bound on the optimal value under `costs`; equals Solve's cost where the
   // subproblem is solved exactly. `solved` is the result of Solve with the same costs.
-  virtual double LowerBound(const EdgeCosts& costs, const PathSolution& solved) = 0;
+  virtual double LowerBound(const EdgeCosts& costs, const PathSolution& solved,
+                            JobWorkspace& work) const = 0;
+  // Why no plan can reach the job's goal under any prices, or empty if some plan can.
+  // A non-empty reason proves the scenario infeasible.
+  virtual std::string UnreachableReason() const { return {}; }
 };
 
 // Exact: the DP on the checkpoint-state graph.
@@ -37,13 +51,19 @@ class GraphSubproblem final : public JobSubproblem {
   int gpus(int mode) const override { return graph_.gpus(mode); }
   double it_power_kw(int mode) const override { return graph_.it_power_kw(mode); }
   int feasible_index(int mode) const override { return graph_.feasible_index(mode); }
-  PathSolution Solve(const EdgeCosts& costs) override { return solver_.Solve(graph_, costs); }
-  double LowerBound(const EdgeCosts&, const PathSolution& solved) override { return solved.cost; }
+  PathSolution Solve(const EdgeCosts& costs, JobWorkspace& work) const override {
+    return work.path.Solve(graph_, costs);
+  }
+  double LowerBound(const EdgeCosts&, const PathSolution& solved, JobWorkspace&) const override {
+    return solved.cost;
+  }
+  std::string UnreachableReason() const override {
+    return graph_.Reachable() ? std::string() : graph_.UnreachableReason();
+  }
   const CheckpointGraph& graph() const { return graph_; }
 
  private:
   CheckpointGraph graph_;
-  PathSolver solver_;
 };
 
 // S3: each slot of the window runs one effective mode or none; work accumulates without
@@ -56,21 +76,20 @@ class IdealSubproblem final : public JobSubproblem {
   int gpus(int mode) const override { return gpus_[mode]; }
   double it_power_kw(int mode) const override { return it_power_kw_[mode]; }
   int feasible_index(int mode) const override { return mode_index_[mode]; }
-  PathSolution Solve(const EdgeCosts& costs) override;
-  double LowerBound(const EdgeCosts& costs, const PathSolution& solved) override;
+  PathSolution Solve(const EdgeCosts& costs, JobWorkspace& work) const override;
+  double LowerBound(const EdgeCosts& costs, const PathSolution& solved,
+                    JobWorkspace& work) const override;
 
  private:
   // DP over (slot, units done); returns the optimal value and fills `choice` if non-null.
   double RunDp(const EdgeCosts& costs, const std::vector<int>& units_per_slot,
-               std::vector<int>* choice);
+               std::vector<int>* choice, JobWorkspace& work) const;
 
   int release_, deadline_, units_;
   double slot_seconds_;
   std::vector<int> mode_index_, gpus_;
   std::vector<double> it_power_kw_, work_per_slot_;
   std::vector<int> units_down_, units_up_;
-  std::vector<double> value_;
-  std::vector<int> pred_;
 };
 
 // Builds the subproblem of every job for a scenario (graph or idealised).

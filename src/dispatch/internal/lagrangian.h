@@ -11,6 +11,10 @@
 
 #include "ckptdp/engine.h"
 #include "dispatch/internal/evaluation.h"
+#include "dispatch/internal/multipliers.h"
+#include "dispatch/internal/repair.h"
+#include "dispatch/internal/solver_log.h"
+#include "dispatch/internal/stop_rules.h"
 
 namespace ckptdp::internal {
 
@@ -19,40 +23,58 @@ struct EngineOutcome {
   double lower_bound = 0;
   int iterations = 0;
   int neighbourhood_rounds = 0;
-  int nodes = 0;                   // branch-and-bound nodes solved after the root
-  std::vector<double> lambda, mu;  // the multipliers at the best bound
+  int nodes = 0;            // branch-and-bound nodes solved after the root
+  Multipliers multipliers;  // at the best bound
   SolveStatus status = SolveStatus::kFeasible;
   std::string diagnosis;  // when no incumbent: why
 };
 
-// When the primal search after the Lagrangian phase must stop, given when that phase
-// ended. Empty: at the time limit.
+// When the root recovers a schedule from the relaxed plans, and how much it spends on
+// improving it. Repair costs about a third of an iteration on fleets and, once it has
+// stopped finding better schedules, rarely pays; local search is the expensive part.
+struct RepairPolicy {
+  // Repair runs at every iteration until the first schedule and for this many iterations
+  // after the last one that gave a better schedule; after that every `sparse_every`-th.
+  int dense_after_gain = 10;
+  int sparse_every = 5;
+  // Until there is an incumbent, repair may run this long past the deadline: that buys the
+  // first schedule on large instances, and the time limit is promised within a second.
+  std::chrono::milliseconds first_schedule_grace{500};
+  // Local search on a repaired schedule: always on the first; then on a better one at
+  // most every `search_spacing` iterations, and on any every `search_refresh` iterations.
+  int search_spacing = 5;
+  int search_refresh = 25;
+};
+
+// When the search after the Lagrangian phase must stop, given when that phase ended.
+// Empty: at the time limit.
 using SearchDeadline = std::function<std::chrono::steady_clock::time_point(
     std::chrono::steady_clock::time_point lagrangian_end)>;
 
-// `seed`, when given, is a feasible schedule of this scenario to start from (S6 and S3
-// start from S4's incumbent, which is feasible for both). The Lagrangian phase stops at
-// the time limit, the search after it at `search_deadline` (which may be later).
-// `deflection` in [0, 1): the step direction is the subgradient plus this share of the
-// previous direction (0: plain subgradient). See docs/engine.md for where each is used.
-absl::StatusOr<EngineOutcome> RunLagrangian(ScenarioContext& context, const SolveOptions& options,
+// How one run of the root is set up beyond SolveOptions.
+struct RootSetup {
+  // A feasible schedule of this scenario to start from, or null (S6 and S3 start from S4's
+  // incumbent, which is feasible for both).
+  const Schedule* seed = nullptr;
+  // The Lagrangian phase stops at the time limit, the search after it here (may be later).
+  SearchDeadline search_deadline;
+  // In [0, 1): the step direction's share of the previous direction (multiplier_update.h).
+  double deflection = 0.0;
+  RepairPolicy repair;
+};
+
+// The root of the engine: Lagrangian iterations with primal recovery, then neighbourhood
+// and local search on the incumbent. Stops (docs/engine.md, "Stopping rules") with
+//   kInfeasible     a job cannot finish alone, or the bound exceeds the cost ceiling;
+//   kOptimal        the incumbent is within options.gap of the bound;
+//   kTimeLimit      the time limit passed (kInterrupted: the stop token was set);
+//   kFeasible       the bound stalled for options.stall_iterations iterations, or the
+//                   relaxed plans met the coupling rows exactly, with an incumbent;
+//   kIterationLimit options.max_iterations were spent, or the bound stalled without one.
+absl::StatusOr<EngineOutcome> RunLagrangian(const ScenarioContext& context, Workspaces& work,
+                                            const SolveOptions& options,
                                             std::chrono::steady_clock::time_point start,
-                                            const Schedule* seed = nullptr,
-                                            const SearchDeadline& search_deadline = {},
-                                            double deflection = 0.0);
-
-// Builds a capacity-feasible schedule from relaxed plans: plans that fit are kept (largest
-// GPU-slot footprint first), the others are re-routed against the residual capacity under
-// the prices (lambda, mu). False if some job cannot be placed or the deadline passes (each
-// re-route is a full subproblem solve: seconds on large cases).
-bool RepairPlans(ScenarioContext& context, const std::vector<PathSolution>& plans,
-                 const std::vector<double>& lambda, const std::vector<double>& mu,
-                 std::chrono::steady_clock::time_point deadline, EdgeCosts& scratch, Schedule& out);
-
-// Primal improvement used by the engine (exposed for tests): re-routes one job at a time
-// against the exact marginal cost of the other jobs' load until no move helps.
-absl::Status ImproveByLocalSearch(ScenarioContext& context, Evaluated& current,
-                                  std::chrono::steady_clock::time_point deadline);
+                                            const RootSetup& setup, SolverLog& log);
 
 }  // namespace ckptdp::internal
 

@@ -21,6 +21,8 @@
 #include <vector>
 
 #include "dispatch/internal/evaluation.h"
+#include "dispatch/internal/multipliers.h"
+#include "dispatch/internal/stop_rules.h"
 
 namespace ckptdp::internal {
 
@@ -30,23 +32,18 @@ struct NeighbourhoodOptions {
   std::uint64_t seed = 1;  // of the round's random choices
 };
 
-// The Lagrangian multipliers at the best bound (either may be empty: no anticipation).
-struct NeighbourhoodPrices {
-  std::vector<double> lambda;  // USD per kW of AIDC load per slot
-  std::vector<double> mu;      // USD per GPU per slot
-};
-
 struct NeighbourhoodStats {
   int rounds = 0;
   int improvements = 0;
 };
 
-// Improves `current` (feasible) in place; `prices` pick seeds and steer the re-insertion
+// Improves `current` (feasible) in place; `prices`, the Lagrangian multipliers at the best
+// bound (either part may be empty: no anticipation), pick seeds and steer the re-insertion
 // (see above). Stops after `options.stall_rounds` rounds without improvement, at
 // `deadline`, or as soon as `good_enough(cost)` holds for the incumbent cost.
 absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
-    ScenarioContext& context, Evaluated& current, const NeighbourhoodPrices& prices,
-    const NeighbourhoodOptions& options, std::chrono::steady_clock::time_point deadline,
+    const ScenarioContext& context, Workspaces& work, Evaluated& current, const Multipliers& prices,
+    const NeighbourhoodOptions& options, const Deadline& deadline,
     const std::function<bool(double)>& good_enough);
 
 }  // namespace ckptdp::internal

@@ -23,7 +23,7 @@ namespace ckptdp::internal {
 // magnitudes summed, far above round-off. Adds its iterations to `iterations`. False when
 // the deadline or `max_iterations` come first, or when the best modes per slot deliver
 // every job's compute (the relaxation is feasible).
-bool ProveByRates(ScenarioContext& context, const std::vector<int>& jobs,
+bool ProveByRates(const ScenarioContext& context, const std::vector<int>& jobs,
                   std::chrono::steady_clock::time_point deadline, int max_iterations,
                   int& iterations);
 

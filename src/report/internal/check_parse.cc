@@ -238,9 +238,11 @@ absl::StatusOr<ResultRecord> ParseResultRecord(std::string_view json_text) {
   r.rules = *rules;
   CKPTDP_ASSIGN_OR_RETURN(r.status, top.String("status"));
   if (r.status != "optimal" && r.status != "feasible" && r.status != "infeasible" &&
-      r.status != "time_limit") {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "status: \"", r.status, "\" is not one of optimal, feasible, infeasible, time_limit"));
+      !MayLackIncumbent(r.status)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("status: \"", r.status,
+                     "\" is not one of optimal, feasible, infeasible, time_limit, "
+                     "iteration_limit, node_limit, interrupted"));
   }
   CKPTDP_ASSIGN_OR_RETURN(r.objective_usd, top.NullableNumber("objective_usd"));
   CKPTDP_ASSIGN_OR_RETURN(r.lower_bound_usd, top.NullableNumber("lower_bound_usd"));
@@ -250,7 +252,7 @@ absl::StatusOr<ResultRecord> ParseResultRecord(std::string_view json_text) {
   }
 
   r.has_schedule =
-      r.status != "infeasible" && !(r.status == "time_limit" && !r.objective_usd.has_value());
+      r.status != "infeasible" && !(MayLackIncumbent(r.status) && !r.objective_usd.has_value());
   if (!r.has_schedule) return r;
 
   CKPTDP_ASSIGN_OR_RETURN(const Fields metrics, top.Object("metrics"));

@@ -89,17 +89,24 @@ struct SiteRecord {
   Battery battery;
 };
 
+// The statuses of a search stopped early (a limit or an interrupt): the only ones besides
+// "infeasible" whose result may have no incumbent.
+inline bool MayLackIncumbent(const std::string& status) {
+  return status == "time_limit" || status == "iteration_limit" || status == "node_limit" ||
+         status == "interrupted";
+}
+
 struct ResultRecord {
   std::string format;
   std::string instance;
   std::string scenario;
   ScenarioRules rules;
-  std::string status;  // optimal, feasible, infeasible or time_limit
+  std::string status;  // optimal, feasible, infeasible, or one of MayLackIncumbent's
   std::optional<double> objective_usd;
   std::optional<double> lower_bound_usd;
   std::optional<double> gap;
   std::optional<std::string> diagnosis;
-  // False for "infeasible" and for "time_limit" without an incumbent: then only the keys
+  // False for "infeasible" and for an early stop without an incumbent: then only the keys
   // above are read, and metrics, site, slots and jobs stay empty.
   bool has_schedule = false;
   MetricsRecord metrics;

@@ -39,8 +39,8 @@ void CheckHeader(const Instance& instance, const ResultRecord& result, CheckRepo
     }
     return;
   }
-  // time_limit may stop without an incumbent; optimal and feasible always have one.
-  if (!result.objective_usd.has_value() && result.status != "time_limit") {
+  // A search stopped early may have no incumbent; optimal and feasible always have one.
+  if (!result.objective_usd.has_value() && !MayLackIncumbent(result.status)) {
     Flag(report, "objective_usd",
          absl::StrCat("is null, but status ", result.status, " needs an incumbent"));
   }

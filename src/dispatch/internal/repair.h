@@ -1,0 +1,37 @@
+// Primal recovery for the Lagrangian engine: schedules that meet the shared GPU and power
+// limits, built from the relaxed plans of the dual, and improved one job at a time. Used at
+// the root (lagrangian.cc) and at the nodes of branch and bound.
+#ifndef CKPTDP_DISPATCH_INTERNAL_REPAIR_H_
+#define CKPTDP_DISPATCH_INTERNAL_REPAIR_H_
+
+#include <vector>
+
+#include "dispatch/internal/evaluation.h"
+#include "dispatch/internal/multipliers.h"
+#include "dispatch/internal/stop_rules.h"
+
+namespace ckptdp::internal {
+
+// Builds a capacity-feasible schedule from relaxed plans: plans that fit are kept (largest
+// GPU-slot footprint first), the others are re-routed against the residual capacity under
+// `prices`. False if some job cannot be placed or the deadline passes (each re-route is a
+// full subproblem solve: seconds on large cases).
+bool RepairPlans(const ScenarioContext& context, Workspaces& work,
+                 const std::vector<PathSolution>& plans, const Multipliers& prices,
+                 const Deadline& deadline, EdgeCosts& scratch, Schedule& out);
+
+// Primal improvement used by the engine (exposed for tests): re-routes one job at a time
+// against the exact marginal cost of the other jobs' load until no move helps.
+absl::Status ImproveByLocalSearch(const ScenarioContext& context, Workspaces& work,
+                                  Evaluated& current, const Deadline& deadline);
+
+// Fallback when repair fails under tight capacity: place the jobs one by one, largest
+// footprint first, each on the path that uses the fewest GPU-slots of the residual
+// capacity (ties broken by `prices`, scaled down to stay tie-breakers). False if a job
+// cannot be placed or the deadline passes: it solves every job twice, serially.
+bool PlaceByFootprint(const ScenarioContext& context, Workspaces& work, const Multipliers& prices,
+                      const Deadline& deadline, EdgeCosts& scratch, Schedule& out);
+
+}  // namespace ckptdp::internal
+
+#endif  // CKPTDP_DISPATCH_INTERNAL_REPAIR_H_

@@ -1,0 +1,158 @@
+// Primal recovery: turning the relaxed plans of the Lagrangian dual into schedules that
+// meet the shared limits, and improving a schedule one job at a time (repair.h).
+#include "dispatch/internal/repair.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace ckptdp::internal {
+namespace {
+
+// Routes job j against the residual capacity left by `aidc` / `gpus` under `prices`, adds its load
+// and records its runs. False if no path fits.
+bool PlaceJob(const ScenarioContext& c, Workspaces& work, int j, const Multipliers& prices,
+              std::vector<double>& aidc, std::vector<int>& gpus, EdgeCosts& scratch,
+              Schedule& out) {
+  PriceMarginal(c, j, aidc, gpus, {}, scratch);  // only for the slots where a mode is blocked
+  std::vector<int> blocked = std::move(scratch.next_blocked);
+  PriceLagrangian(c, j, prices, scratch);
+  scratch.next_blocked = std::move(blocked);
+  PathSolution p = c.jobs[j]->Solve(scratch, work[j]);
+  if (!p.feasible) return false;
+  out.jobs[j] = p.runs;
+  AddJobLoad(c, j, p.runs, +1, aidc, gpus);
+  return true;
+}
+
+}  // namespace
+
+bool PlaceByFootprint(const ScenarioContext& c, Workspaces& work, const Multipliers& prices,
+                      const Deadline& deadline, EdgeCosts& scratch, Schedule& out) {
+  const Instance& in = *c.instance;
+  const int jobs = c.num_jobs();
+  std::vector<double> aidc(c.slots(), in.site.base_load_kw);
+  std::vector<int> gpus(c.slots(), 0);
+  std::vector<double> footprint(jobs, 0);
+  const Multipliers gpu_slots{std::vector<double>(c.slots(), 0.0),
+                              std::vector<double>(c.slots(), 1.0)};
+  for (int j = 0; j < jobs; ++j) {
+    if (deadline.Passed()) return false;
+    PriceLagrangian(c, j, gpu_slots, scratch);
+    footprint[j] = c.jobs[j]->Solve(scratch, work[j]).cost;
+  }
+  std::vector<int> order(jobs);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return footprint[a] > footprint[b]; });
+  out.jobs.assign(jobs, {});
+  // GPU-slots dominate; the Lagrangian prices, scaled down, only break ties.
+  double scale = 0;
+  for (int t = 0; t < c.slots(); ++t) {
+    scale = std::max(scale, std::abs(prices.lambda[t]) + prices.mu[t]);
+  }
+  const double eps = scale > 0 ? 1e-3 / (scale * c.slots()) : 0.0;
+  Multipliers tie{std::vector<double>(c.slots()), std::vector<double>(c.slots())};
+  for (int t = 0; t < c.slots(); ++t) {
+    tie.lambda[t] = eps * prices.lambda[t];
+    tie.mu[t] = 1.0 + eps * prices.mu[t];
+  }
+  for (int j : order) {
+    if (deadline.Passed()) return false;
+    if (!PlaceJob(c, work, j, tie, aidc, gpus, scratch, out)) return false;
+  }
+  return true;
+}
+
+bool RepairPlans(const ScenarioContext& c, Workspaces& work, const std::vector<PathSolution>& plans,
+                 const Multipliers& prices, const Deadline& deadline, EdgeCosts& scratch,
+                 Schedule& out) {
+  const Instance& in = *c.instance;
+  const int jobs = c.num_jobs();
+  std::vector<long long> footprint(jobs, 0);
+  for (int j = 0; j < jobs; ++j) {
+    for (const Run& r : plans[j].runs) {
+      footprint[j] +=
+          static_cast<long long>(r.end_slot - r.start_slot) * (*c.modes)[j].feasible[r.mode].gpus;
+    }
+  }
+  std::vector<int> order(jobs);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return footprint[a] > footprint[b]; });
+
+  std::vector<double> aidc(c.slots(), in.site.base_load_kw);
+  std::vector<int> gpus(c.slots(), 0);
+  out.jobs.assign(jobs, {});
+  std::vector<int> deferred;
+  for (int j : order) {
+    AddJobLoad(c, j, plans[j].runs, +1, aidc, gpus);
+    bool fits = true;
+    for (int t = 0; t < c.slots() && fits; ++t) {
+      fits = WithinSiteLimits(in, gpus[t], aidc[t]);
+    }
+    if (fits) {
+      out.jobs[j] = plans[j].runs;
+    } else {
+      AddJobLoad(c, j, plans[j].runs, -1, aidc, gpus);
+      deferred.push_back(j);
+    }
+  }
+  for (int j : deferred) {
+    if (deadline.Passed()) return false;
+    if (!PlaceJob(c, work, j, prices, aidc, gpus, scratch, out)) return false;
+  }
+  return true;
+}
+
+absl::Status ImproveByLocalSearch(const ScenarioContext& c, Workspaces& work, Evaluated& current,
+                                  const Deadline& deadline) {
+  EdgeCosts costs;
+  std::vector<double> aidc = current.load.aidc_kw;
+  std::vector<int> gpus = current.load.gpus;
+  const bool battery = c.traits.battery;
+  bool out_of_time = false;
+  for (int pass = 0; pass < 50 && !out_of_time; ++pass) {
+    bool improved = false;
+    // With a battery, price against the load the grid sees after the current battery
+    // schedule; every move is then re-evaluated exactly with the battery DP.
+    std::vector<double> shift;
+    if (battery) shift = BatteryNetShift(current.power);
+    for (int j = 0; j < c.num_jobs(); ++j) {
+      // Not a return: without a battery, moves already made changed the schedule in place
+      // and only the evaluation after the loop brings its load and cost up to date.
+      if (deadline.Passed()) {
+        out_of_time = true;
+        break;
+      }
+      std::vector<Run>& runs = current.schedule.jobs[j];
+      AddJobLoad(c, j, runs, -1, aidc, gpus);
+      PriceMarginal(c, j, aidc, gpus, shift, costs);
+      const double now_cost = PlanCost(c, j, runs, costs);
+      PathSolution p = c.jobs[j]->Solve(costs, work[j]);
+      if (p.feasible && Improves(p.cost, now_cost) && p.runs != runs) {
+        if (!battery) {
+          runs = p.runs;
+          improved = true;
+        } else {
+          Schedule trial = current.schedule;
+          trial.jobs[j] = p.runs;
+          CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c, std::move(trial)));
+          if (e.feasible && Improves(e.cost_usd, current.cost_usd)) {
+            current = std::move(e);
+            improved = true;
+            shift = BatteryNetShift(current.power);
+          }
+        }
+      }
+      AddJobLoad(c, j, current.schedule.jobs[j], +1, aidc, gpus);
+    }
+    if (!improved) break;
+  }
+  if (!battery) {
+    CKPTDP_ASSIGN_OR_RETURN(current, Evaluate(c, std::move(current.schedule)));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace ckptdp::internal
