@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "dispatch/internal/baseline.h"
 #include "dispatch/internal/branch_and_bound.h"
+#include "dispatch/internal/decomposition.h"
 #include "dispatch/internal/dual.h"
 #include "dispatch/internal/evaluation.h"
 #include "dispatch/internal/lagrangian.h"
@@ -141,6 +142,10 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
            20000.0, 0.0, 1e9, &SolveOptions::max_nodes),
       Spec("node-iterations", "Lagrangian iterations per branch-and-bound node", 40.0, 1.0, 1e6,
            &SolveOptions::node_iterations),
+      Spec("decomposition-iterations",
+           "volume-algorithm iterations of the Lagrangian decomposition bound at the root, "
+           "where its slot oracle is affordable (docs/engine.md; 0 = keep the Lagrangian bound)",
+           1000.0, 0.0, 1e6, &SolveOptions::decomposition_iterations),
       Spec("neighbourhood-stall",
            "after the Lagrangian phase, stop the neighbourhood search after this many rounds "
            "per job (at least 100) without improvement (0 = skip it)",
@@ -237,6 +242,9 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
       const Clock::time_point deadline =
           start + std::chrono::duration_cast<Clock::duration>(
                       std::chrono::duration<double>(options.time_limit_s));
+      // --- issue 13 hook: the Lagrangian decomposition bound at the root (decomposition.cc).
+      internal::TightenByDecomposition(context, options, start, deadline, outcome);
+      // --- end of hook
       CKPTDP_RETURN_IF_ERROR(internal::BranchAndBound(context, options, start, deadline, outcome));
     }
     if (outcome.incumbent) {

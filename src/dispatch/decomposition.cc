@@ -1,0 +1,308 @@
+#include "dispatch/internal/decomposition.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "absl/strings/str_format.h"
+
+namespace ckptdp::internal {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// Slack on the site cap, as in Evaluate (evaluation.cc): round-off never rejects a pattern.
+constexpr double kPowerSlackKw = 1e-6;
+
+// Choices of a plan in each slot of the job's window (0 idle, m + 1 graph mode m).
+void PlanChoices(const ScenarioContext& c, int j, const std::vector<Run>& runs,
+                 std::vector<int>& choice) {
+  const Job& job = c.instance->jobs[j];
+  choice.assign(job.deadline_slot - job.release_slot, 0);
+  for (const Run& r : runs) {
+    const int m = c.graph_mode_of[j][r.mode];
+    for (int t = r.start_slot; t < r.end_slot; ++t) choice[t - job.release_slot] = m + 1;
+  }
+}
+
+}  // namespace
+
+std::optional<DecompositionBound> DecompositionBound::Build(ScenarioContext& c,
+                                                            const DecompositionOptions& options) {
+  if (!c.traits.checkpoints || c.traits.battery) return std::nullopt;
+  for (const auto& job : c.jobs) {
+    if (dynamic_cast<const GraphSubproblem*>(job.get()) == nullptr) return std::nullopt;
+  }
+  const Instance& in = *c.instance;
+  DecompositionBound d(c);
+  d.slots_.resize(c.slots());
+  d.costs_.resize(c.num_jobs());
+  for (int t = 0; t < c.slots(); ++t) {
+    Slot& s = d.slots_[t];
+    int offset = 0;
+    for (int j = 0; j < c.num_jobs(); ++j) {
+      if (t < in.jobs[j].release_slot || t >= in.jobs[j].deadline_slot) continue;
+      s.jobs.push_back(j);
+      s.price_offset.push_back(offset);
+      offset += c.jobs[j]->num_modes() + 1;
+    }
+    s.table.assign(offset, 0.0);
+    const int n = static_cast<int>(s.jobs.size());
+    // Depth-first over the active jobs; GPUs and load only grow, so a choice that breaks
+    // a limit cuts its whole subtree.
+    std::vector<int> choice(n, 0);
+    std::vector<int> gpus(n + 1, 0);
+    std::vector<double> kw(n + 1, in.site.base_load_kw);
+    int k = 0;
+    while (k >= 0) {
+      if (k == n) {
+        d.entries_ += std::max(n, 1);
+        if (d.entries_ > options.max_pattern_entries) return std::nullopt;
+        for (int i = 0; i < n; ++i) s.entry.push_back(s.price_offset[i] + choice[i]);
+        s.cost.push_back(SlotCostUsd(c.power, t, kw[n]));
+        --k;
+        if (k >= 0) ++choice[k];
+        continue;
+      }
+      const JobSubproblem& job = *c.jobs[s.jobs[k]];
+      if (choice[k] > job.num_modes()) {
+        choice[k] = 0;
+        --k;
+        if (k >= 0) ++choice[k];
+        continue;
+      }
+      const int m = choice[k] - 1;
+      gpus[k + 1] = gpus[k] + (m >= 0 ? job.gpus(m) : 0);
+      kw[k + 1] = kw[k] + (m >= 0 ? in.site.pue * job.it_power_kw(m) : 0.0);
+      if (gpus[k + 1] > in.site.gpu_capacity ||
+          kw[k + 1] > in.site.site_power_cap_kw + kPowerSlackKw) {
+        ++choice[k];
+        continue;
+      }
+      ++k;
+    }
+    if (s.cost.empty()) return std::nullopt;  // not even all idle fits: no bound from here
+  }
+  return d;
+}
+
+DecompositionPrices DecompositionBound::FromLagrangian(const std::vector<double>& lambda,
+                                                       const std::vector<double>& mu) const {
+  const ScenarioContext& c = *c_;
+  DecompositionPrices pi(c.num_jobs());
+  for (int j = 0; j < c.num_jobs(); ++j) {
+    const Job& job = c.instance->jobs[j];
+    const JobSubproblem& sub = *c.jobs[j];
+    const int modes = sub.num_modes();
+    pi[j].resize(static_cast<size_t>(job.deadline_slot - job.release_slot) * modes);
+    for (int t = job.release_slot; t < job.deadline_slot; ++t) {
+      for (int m = 0; m < modes; ++m) {
+        pi[j][static_cast<size_t>(t - job.release_slot) * modes + m] =
+            lambda[t] * c.instance->site.pue * sub.it_power_kw(m) + mu[t] * sub.gpus(m);
+      }
+    }
+  }
+  return pi;
+}
+
+bool DecompositionBound::Evaluate(const DecompositionPrices& pi, DecompositionPoint& out) {
+  ScenarioContext& c = *c_;
+  const Instance& in = *c.instance;
+  out.job_side = 0;
+  out.slot_side = 0;
+  out.job_choice.resize(c.num_jobs());
+  out.slot_choice.resize(c.num_jobs());
+  // Job side: the path DP with the copy prices as per-(mode, slot) edge costs.
+  for (int j = 0; j < c.num_jobs(); ++j) {
+    const Job& job = in.jobs[j];
+    JobSubproblem& sub = *c.jobs[j];
+    const int modes = sub.num_modes();
+    EdgeCosts& costs = costs_[j];
+    costs.Resize(modes, c.slots());
+    costs.next_blocked.clear();
+    costs.wait_forbidden.clear();
+    for (int m = 0; m < modes; ++m) {
+      double* row = costs.PrefixRow(m);
+      for (int t = 0; t < c.slots(); ++t) {
+        const bool active = t >= job.release_slot && t < job.deadline_slot;
+        row[t + 1] =
+            row[t] + (active ? pi[j][static_cast<size_t>(t - job.release_slot) * modes + m] : 0.0);
+      }
+    }
+    const PathSolution plan = sub.Solve(costs);
+    if (!plan.feasible) return false;
+    out.job_side += sub.LowerBound(costs, plan);
+    PlanChoices(c, j, plan.runs, out.job_choice[j]);
+    out.slot_choice[j].assign(job.deadline_slot - job.release_slot, 0);
+  }
+  // Slot side: the cheapest pattern of each slot at the prices.
+  for (int t = 0; t < c.slots(); ++t) {
+    Slot& s = slots_[t];
+    const int n = static_cast<int>(s.jobs.size());
+    for (int k = 0; k < n; ++k) {
+      const int j = s.jobs[k];
+      const int modes = c.jobs[j]->num_modes();
+      const double* p = pi[j].data() + static_cast<size_t>(t - in.jobs[j].release_slot) * modes;
+      std::copy(p, p + modes, s.table.begin() + s.price_offset[k] + 1);
+    }
+    double best = kInf;
+    size_t best_p = 0;
+    const int32_t* e = s.entry.data();
+    for (size_t p = 0; p < s.cost.size(); ++p, e += n) {
+      double v = s.cost[p];
+      for (int k = 0; k < n; ++k) v -= s.table[e[k]];
+      if (v < best) {
+        best = v;
+        best_p = p;
+      }
+    }
+    out.slot_side += best;
+    for (int k = 0; k < n; ++k) {
+      const int j = s.jobs[k];
+      out.slot_choice[j][t - in.jobs[j].release_slot] =
+          s.entry[best_p * n + k] - s.price_offset[k];
+    }
+  }
+  out.value = out.job_side + out.slot_side;
+  return true;
+}
+
+std::optional<DecompositionOutcome> RunVolumeAlgorithm(DecompositionBound& bound,
+                                                       DecompositionPrices pi0, double target,
+                                                       const DecompositionOptions& options,
+                                                       Clock::time_point deadline) {
+  const int jobs = static_cast<int>(pi0.size());
+  DecompositionPoint point;
+  if (!bound.Evaluate(pi0, point)) return std::nullopt;
+  DecompositionOutcome out;
+  out.bound = point.value;
+  out.iterations = 1;
+  out.prices = pi0;
+  // modes per job and window length, from the price layout and the choices.
+  std::vector<int> window(jobs), modes(jobs);
+  for (int j = 0; j < jobs; ++j) {
+    window[j] = static_cast<int>(point.job_choice[j].size());
+    modes[j] = window[j] > 0 ? static_cast<int>(pi0[j].size()) / window[j] : 0;
+  }
+  // x-bar per side: u (job side) and y (slot side), distributions over choices 0..M.
+  std::vector<std::vector<double>> u_bar(jobs), y_bar(jobs);
+  auto one_hot = [&](const std::vector<std::vector<int>>& choice,
+                     std::vector<std::vector<double>>& x) {
+    for (int j = 0; j < jobs; ++j) {
+      x[j].assign(static_cast<size_t>(window[j]) * (modes[j] + 1), 0.0);
+      for (int i = 0; i < window[j]; ++i) x[j][i * (modes[j] + 1) + choice[j][i]] = 1.0;
+    }
+  };
+  one_hot(point.job_choice, u_bar);
+  one_hot(point.slot_choice, y_bar);
+
+  // The volume algorithm's step controls (Barahona and Anbil 2000, section 3): f scales
+  // the Polyak step, up on "green" iterations (better value, new subgradient agreeing with
+  // the direction), down after 20 "red" ones (no better value); alpha_max, the weight of
+  // the newest point in x-bar, halves when the bound stops rising.
+  double f = 0.1, alpha_max = 0.1;
+  int reds = 0, last_gain = 0;
+  double bound_at_check = out.bound;
+  DecompositionPrices pi = pi0, direction = pi0;
+  std::vector<double> g_dot;  // scratch
+  for (int it = 2; it <= options.max_iterations; ++it) {
+    if (RelativeGap(target, out.bound) <= options.gap || Clock::now() >= deadline) break;
+    // Direction: the subgradient at x-bar, v = u_bar - y_bar over the priced choices.
+    double norm = 0;
+    for (int j = 0; j < jobs; ++j) {
+      const int stride = modes[j] + 1;
+      for (int i = 0; i < window[j]; ++i) {
+        for (int m = 0; m < modes[j]; ++m) {
+          const double v = u_bar[j][i * stride + m + 1] - y_bar[j][i * stride + m + 1];
+          direction[j][static_cast<size_t>(i) * modes[j] + m] = v;
+          norm += v * v;
+        }
+      }
+    }
+    if (norm <= 1e-18) break;  // x-bar satisfies the copies: nothing left to price
+    const double step = f * std::max(target - out.bound, 1e-9 * std::max(1.0, target)) / norm;
+    for (int j = 0; j < jobs; ++j) {
+      for (size_t i = 0; i < pi[j].size(); ++i) {
+        pi[j][i] = out.prices[j][i] + step * direction[j][i];
+      }
+    }
+    if (!bound.Evaluate(pi, point)) return std::nullopt;
+    out.iterations = it;
+    // The new subgradient g = u_t - y_t; alpha minimises |alpha g + (1 - alpha) v|.
+    double g_dot_v = 0, gv_gv = 0, v_gv = 0;
+    for (int j = 0; j < jobs; ++j) {
+      for (int i = 0; i < window[j]; ++i) {
+        const int ju = point.job_choice[j][i], sy = point.slot_choice[j][i];
+        for (int m = 0; m < modes[j]; ++m) {
+          const double g = (ju == m + 1 ? 1.0 : 0.0) - (sy == m + 1 ? 1.0 : 0.0);
+          const double v = direction[j][static_cast<size_t>(i) * modes[j] + m];
+          g_dot_v += g * v;
+          gv_gv += (g - v) * (g - v);
+          v_gv += v * (g - v);
+        }
+      }
+    }
+    double alpha = gv_gv > 0 ? -v_gv / gv_gv : alpha_max;
+    alpha = std::clamp(alpha, alpha_max / 10, alpha_max);
+    for (int j = 0; j < jobs; ++j) {
+      const int stride = modes[j] + 1;
+      for (double& x : u_bar[j]) x *= 1 - alpha;
+      for (double& x : y_bar[j]) x *= 1 - alpha;
+      for (int i = 0; i < window[j]; ++i) {
+        u_bar[j][i * stride + point.job_choice[j][i]] += alpha;
+        y_bar[j][i * stride + point.slot_choice[j][i]] += alpha;
+      }
+    }
+    if (point.value > out.bound) {
+      out.bound = point.value;
+      out.prices = pi;
+      reds = 0;
+      if (g_dot_v >= 0) f = std::min(2.0, 1.1 * f);  // green: a longer step would pay
+    } else if (++reds >= 20) {
+      f *= 0.66;
+      reds = 0;
+    }
+    if (it - last_gain >= 100) {
+      // No 1 % of the remaining gap gained in 100 iterations: trust x-bar's history more.
+      if (out.bound - bound_at_check < 0.01 * std::max(target - bound_at_check, 1e-9)) {
+        alpha_max = std::max(1e-5, alpha_max / 2);
+      }
+      bound_at_check = out.bound;
+      last_gain = it;
+    }
+  }
+  out.x_bar.resize(jobs);
+  for (int j = 0; j < jobs; ++j) {
+    out.x_bar[j].resize(u_bar[j].size());
+    for (size_t i = 0; i < u_bar[j].size(); ++i) out.x_bar[j][i] = 0.5 * (u_bar[j][i] + y_bar[j][i]);
+  }
+  return out;
+}
+
+void TightenByDecomposition(ScenarioContext& c, const SolveOptions& options,
+                            Clock::time_point start, Clock::time_point deadline,
+                            EngineOutcome& root) {
+  if (options.decomposition_iterations <= 0 || !root.incumbent || root.lambda.empty()) return;
+  if (root.status == SolveStatus::kInfeasible || root.status == SolveStatus::kTimeLimit) return;
+  const double target = root.incumbent->cost_usd;
+  if (RelativeGap(target, root.lower_bound) <= options.gap) return;
+  DecompositionOptions d;
+  d.max_iterations = options.decomposition_iterations;
+  d.gap = options.gap;
+  std::optional<DecompositionBound> bound = DecompositionBound::Build(c, d);
+  if (!bound) return;  // not affordable here: the Lagrangian bound stands
+  std::optional<DecompositionOutcome> out =
+      RunVolumeAlgorithm(*bound, bound->FromLagrangian(root.lambda, root.mu), target, d, deadline);
+  if (!out) return;
+  root.lower_bound = std::max(root.lower_bound, out->bound);
+  if (RelativeGap(target, root.lower_bound) <= options.gap) root.status = SolveStatus::kOptimal;
+  if (options.log != nullptr) {
+    *options.log << absl::StrFormat(
+        "%6s %14s %14.4f %14.4f %9.4f%% %8.2fs  decomposition: %d iterations, %lld patterns\n",
+        "decomp", "", root.lower_bound, target, 100.0 * RelativeGap(target, root.lower_bound),
+        SecondsSince(start), out->iterations, static_cast<long long>(bound->pattern_entries()));
+  }
+}
+
+}  // namespace ckptdp::internal

@@ -1,0 +1,123 @@
+// The Lagrangian decomposition bound (Guignard and Kim, Math. Prog. 39, 1987): a bound
+// beyond the LP relaxation that today's Lagrangian dual (dual.h) equals.
+//
+// Each job's choice in each slot of its window (idle, or one of its graph modes) is copied:
+// x_{j,t} on the job side, y_{j,t} on the slot side, and x = y is dualised with prices
+// pi_{j,t,m} (idle is priced 0: both sides pick exactly one choice per (job, slot), so a
+// common shift of a (job, slot)'s prices cancels). Then, for every pi,
+//
+//   D(pi) = sum_j min_{path of j} sum_t pi_{j,t,x_{j,t}}                       (path DP)
+//         + sum_t min_{pattern y_t} [ SlotCostUsd_t(base + PUE sum_j P_{y_{j,t}})
+//                                      - sum_j pi_{j,t,y_{j,t}} ]              (slot oracle)
+//
+// is a lower bound on the optimum (weak duality), where a pattern picks one choice per job
+// active in slot t with its GPUs within the capacity and its load within the site cap. The
+// slot side keeps what the LP loses: integral packings of modes into the GPUs, and the
+// exact (convex, kinked) power cost of the slot's load instead of its linearisation.
+//
+// The slot oracle enumerates the patterns, which are fixed, once: each keeps its cost, so
+// an evaluation is a sum of prices per pattern. It is exact only where the power side has
+// no memory between slots, i.e. without a battery (S4). Rule (`Affordable`): the
+// decomposition is used when the scenario has checkpoint graphs (S4, S6 have; S3 has not),
+// no battery, and the patterns of all slots, counted as (pattern, active job) entries, fit
+// the budget (DecompositionOptions::max_pattern_entries, 2^20: about 2-3 jobs with ~30
+// modes each, e.g. the paper case's 24 slots x 17 x 29 patterns). Elsewhere the engine
+// keeps today's relaxation: on fleets, patterns grow exponentially with the jobs that
+// share a slot.
+//
+// The multipliers pi are raised by the volume algorithm (Barahona and Anbil, Math. Prog.
+// 87, 2000), which also yields x-bar, a convex combination of the two sides' choices (a
+// fractional primal). It starts from the Lagrangian multipliers: pi_{j,t,m} = lambda_t PUE
+// P_m + mu_t n_m gives the same job side as the Lagrangian dual and a slot side at least as
+// high (each pattern is one point of the Lagrangian's load band, at most the capacity), so
+// D(pi_0) >= the Lagrangian bound at (lambda, mu).
+#ifndef CKPTDP_DISPATCH_INTERNAL_DECOMPOSITION_H_
+#define CKPTDP_DISPATCH_INTERNAL_DECOMPOSITION_H_
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "ckptdp/engine.h"
+#include "dispatch/internal/evaluation.h"
+#include "dispatch/internal/lagrangian.h"
+
+namespace ckptdp::internal {
+
+struct DecompositionOptions {
+  int max_iterations = 1000;
+  double gap = 1e-4;  // stop once RelativeGap(target, bound) <= gap
+  // Affordability budget of the slot oracle: (pattern, active job) entries over all slots.
+  int64_t max_pattern_entries = int64_t{1} << 20;
+};
+
+// Prices per job: pi[j][(t - release_j) * M_j + m] for graph mode m in slot t.
+using DecompositionPrices = std::vector<std::vector<double>>;
+
+// One evaluation of D(pi) and the choices that attain it (choice 0: idle, m + 1: mode m).
+struct DecompositionPoint {
+  double value = 0;
+  double job_side = 0, slot_side = 0;
+  std::vector<std::vector<int>> job_choice;   // [j][t - release_j]
+  std::vector<std::vector<int>> slot_choice;  // [j][t - release_j]
+};
+
+class DecompositionBound {
+ public:
+  // Enumerates the slot patterns; std::nullopt if the rule above says not affordable.
+  static std::optional<DecompositionBound> Build(ScenarioContext& context,
+                                                 const DecompositionOptions& options);
+
+  // pi from Lagrangian multipliers (lambda USD/kW, mu USD/GPU): the warm start.
+  DecompositionPrices FromLagrangian(const std::vector<double>& lambda,
+                                     const std::vector<double>& mu) const;
+
+  // D(pi); false if some job has no path (the scenario is infeasible: no bound).
+  bool Evaluate(const DecompositionPrices& pi, DecompositionPoint& out);
+
+  int64_t pattern_entries() const { return entries_; }
+
+ private:
+  struct Slot {
+    std::vector<int> jobs;           // active jobs
+    std::vector<int> price_offset;   // per active job: offset of its idle entry in `table`
+    std::vector<int32_t> entry;      // patterns x jobs: offset into `table` of the choice
+    std::vector<double> cost;        // per pattern: SlotCostUsd of its load
+    std::vector<double> table;       // per active job: 0 (idle), then its mode prices
+  };
+  explicit DecompositionBound(ScenarioContext& context) : c_(&context) {}
+
+  ScenarioContext* c_;
+  std::vector<Slot> slots_;
+  std::vector<EdgeCosts> costs_;
+  int64_t entries_ = 0;
+};
+
+struct DecompositionOutcome {
+  double bound = 0;
+  int iterations = 0;
+  DecompositionPrices prices;  // at the best bound
+  // x-bar of the volume algorithm, per job [(t - release) * (M + 1) + choice]: the
+  // average of the two sides' choices, weights summing to 1 per (job, slot).
+  std::vector<std::vector<double>> x_bar;
+};
+
+// Raises D from the warm start `pi0` towards `target` (the incumbent's cost) with the
+// volume algorithm, until RelativeGap(target, bound) <= options.gap, max_iterations or the
+// deadline. std::nullopt if a job has no path.
+std::optional<DecompositionOutcome> RunVolumeAlgorithm(
+    DecompositionBound& bound, DecompositionPrices pi0, double target,
+    const DecompositionOptions& options, std::chrono::steady_clock::time_point deadline);
+
+// ---- Engine hook (called by SolveScenario between the root Lagrangian and branch and
+// bound): when the root gap is open and the rule allows it, raises root.lower_bound to the
+// decomposition bound, warm-started from root.lambda / root.mu; kOptimal once the gap
+// closes. No-op when options.decomposition_iterations == 0.
+void TightenByDecomposition(ScenarioContext& context, const SolveOptions& options,
+                            std::chrono::steady_clock::time_point start,
+                            std::chrono::steady_clock::time_point deadline, EngineOutcome& root);
+
+}  // namespace ckptdp::internal
+
+#endif  // CKPTDP_DISPATCH_INTERNAL_DECOMPOSITION_H_
