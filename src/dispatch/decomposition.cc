@@ -160,8 +160,7 @@ bool DecompositionBound::Evaluate(const DecompositionPrices& pi, DecompositionPo
     out.slot_side += best;
     for (int k = 0; k < n; ++k) {
       const int j = s.jobs[k];
-      out.slot_choice[j][t - in.jobs[j].release_slot] =
-          s.entry[best_p * n + k] - s.price_offset[k];
+      out.slot_choice[j][t - in.jobs[j].release_slot] = s.entry[best_p * n + k] - s.price_offset[k];
     }
   }
   out.value = out.job_side + out.slot_side;
@@ -275,7 +274,8 @@ std::optional<DecompositionOutcome> RunVolumeAlgorithm(DecompositionBound& bound
   out.x_bar.resize(jobs);
   for (int j = 0; j < jobs; ++j) {
     out.x_bar[j].resize(u_bar[j].size());
-    for (size_t i = 0; i < u_bar[j].size(); ++i) out.x_bar[j][i] = 0.5 * (u_bar[j][i] + y_bar[j][i]);
+    for (size_t i = 0; i < u_bar[j].size(); ++i)
+      out.x_bar[j][i] = 0.5 * (u_bar[j][i] + y_bar[j][i]);
   }
   return out;
 }

@@ -80,11 +80,11 @@ class DecompositionBound {
 
  private:
   struct Slot {
-    std::vector<int> jobs;           // active jobs
-    std::vector<int> price_offset;   // per active job: offset of its idle entry in `table`
-    std::vector<int32_t> entry;      // patterns x jobs: offset into `table` of the choice
-    std::vector<double> cost;        // per pattern: SlotCostUsd of its load
-    std::vector<double> table;       // per active job: 0 (idle), then its mode prices
+    std::vector<int> jobs;          // active jobs
+    std::vector<int> price_offset;  // per active job: offset of its idle entry in `table`
+    std::vector<int32_t> entry;     // patterns x jobs: offset into `table` of the choice
+    std::vector<double> cost;       // per pattern: SlotCostUsd of its load
+    std::vector<double> table;      // per active job: 0 (idle), then its mode prices
   };
   explicit DecompositionBound(ScenarioContext& context) : c_(&context) {}
 
