@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_format.h"
+#include "dispatch/internal/battery_dp.h"
 
 namespace ckptdp::internal {
 namespace {
@@ -30,7 +31,7 @@ void PlanChoices(const ScenarioContext& c, int j, const std::vector<Run>& runs,
 
 std::optional<DecompositionBound> DecompositionBound::Build(ScenarioContext& c,
                                                             const DecompositionOptions& options) {
-  if (!c.traits.checkpoints || c.traits.battery) return std::nullopt;
+  if (!c.traits.checkpoints) return std::nullopt;
   for (const auto& job : c.jobs) {
     if (dynamic_cast<const GraphSubproblem*>(job.get()) == nullptr) return std::nullopt;
   }
@@ -38,6 +39,8 @@ std::optional<DecompositionBound> DecompositionBound::Build(ScenarioContext& c,
   DecompositionBound d(c);
   d.slots_.resize(c.slots());
   d.costs_.resize(c.num_jobs());
+  const double power_kw = c.power.use_battery ? c.power.battery.power_kw : 0.0;
+  d.candidates_ = power_kw > 0 ? 4 : 1;
   for (int t = 0; t < c.slots(); ++t) {
     Slot& s = d.slots_[t];
     int offset = 0;
@@ -60,7 +63,20 @@ std::optional<DecompositionBound> DecompositionBound::Build(ScenarioContext& c,
         d.entries_ += std::max(n, 1);
         if (d.entries_ > options.max_pattern_entries) return std::nullopt;
         for (int i = 0; i < n; ++i) s.entry.push_back(s.price_offset[i] + choice[i]);
-        s.cost.push_back(SlotCostUsd(c.power, t, kw[n]));
+        const double load = kw[n];
+        if (d.candidates_ == 1) {
+          s.cost.push_back(SlotCostUsd(c.power, t, load));
+          s.net_kw.push_back(0.0);
+        } else {
+          // The ends b_lo and P, b = 0 (where the copy's price changes from discharge to
+          // charge) and the b at which the served load meets the renewables (else b_lo).
+          const double b_lo = std::max(-power_kw, -load);
+          const double b_r = c.power.renewable_kw[t] - load;
+          for (double b : {b_lo, 0.0, power_kw, b_r > b_lo && b_r < power_kw ? b_r : b_lo}) {
+            s.cost.push_back(SlotCostUsd(c.power, t, load + b));
+            s.net_kw.push_back(b);
+          }
+        }
         --k;
         if (k >= 0) ++choice[k];
         continue;
@@ -90,7 +106,18 @@ std::optional<DecompositionBound> DecompositionBound::Build(ScenarioContext& c,
 DecompositionPrices DecompositionBound::FromLagrangian(const std::vector<double>& lambda,
                                                        const std::vector<double>& mu) const {
   const ScenarioContext& c = *c_;
-  DecompositionPrices pi(c.num_jobs());
+  DecompositionPrices prices;
+  std::vector<std::vector<double>>& pi = prices.job;
+  pi.resize(c.num_jobs());
+  // The battery's copies are priced like load: charging 1 kW draws 1 kW more from the
+  // slot, discharging 1 kW draws 1 kW less.
+  if (candidates_ > 1) {
+    prices.battery.resize(2 * lambda.size());
+    for (size_t t = 0; t < lambda.size(); ++t) {
+      prices.battery[2 * t] = lambda[t];
+      prices.battery[2 * t + 1] = -lambda[t];
+    }
+  }
   for (int j = 0; j < c.num_jobs(); ++j) {
     const Job& job = c.instance->jobs[j];
     const JobSubproblem& sub = *c.jobs[j];
@@ -103,10 +130,11 @@ DecompositionPrices DecompositionBound::FromLagrangian(const std::vector<double>
       }
     }
   }
-  return pi;
+  return prices;
 }
 
-bool DecompositionBound::Evaluate(const DecompositionPrices& pi, DecompositionPoint& out) {
+bool DecompositionBound::Evaluate(const DecompositionPrices& prices, DecompositionPoint& out) {
+  const std::vector<std::vector<double>>& pi = prices.job;
   ScenarioContext& c = *c_;
   const Instance& in = *c.instance;
   out.job_side = 0;
@@ -137,6 +165,7 @@ bool DecompositionBound::Evaluate(const DecompositionPrices& pi, DecompositionPo
     out.slot_choice[j].assign(job.deadline_slot - job.release_slot, 0);
   }
   // Slot side: the cheapest pattern of each slot at the prices.
+  out.slot_battery_kw.assign(candidates_ > 1 ? c.slots() : 0, 0.0);
   for (int t = 0; t < c.slots(); ++t) {
     Slot& s = slots_[t];
     const int n = static_cast<int>(s.jobs.size());
@@ -147,15 +176,41 @@ bool DecompositionBound::Evaluate(const DecompositionPrices& pi, DecompositionPo
       std::copy(p, p + modes, s.table.begin() + s.price_offset[k] + 1);
     }
     double best = kInf;
-    size_t best_p = 0;
+    size_t best_p = 0, best_candidate = 0;
     const int32_t* e = s.entry.data();
-    for (size_t p = 0; p < s.cost.size(); ++p, e += n) {
-      double v = s.cost[p];
-      for (int k = 0; k < n; ++k) v -= s.table[e[k]];
-      if (v < best) {
-        best = v;
-        best_p = p;
+    const size_t patterns = s.cost.size() / candidates_;
+    if (candidates_ == 1) {
+      for (size_t p = 0; p < patterns; ++p, e += n) {
+        double v = s.cost[p];
+        for (int k = 0; k < n; ++k) v -= s.table[e[k]];
+        if (v < best) {
+          best = v;
+          best_p = p;
+        }
       }
+    } else {
+      // -rho_ch ch - rho_dis dis at b = ch - dis (one of them 0).
+      const double rho_ch = prices.battery[2 * t], rho_dis = prices.battery[2 * t + 1];
+      auto copy_price = [&](double b) { return b > 0 ? rho_ch * b : -rho_dis * b; };
+      for (size_t p = 0; p < patterns; ++p, e += n) {
+        const size_t at = p * candidates_;
+        size_t pick = at;
+        double v = s.cost[at] - copy_price(s.net_kw[at]);
+        for (size_t q = at + 1; q < at + candidates_; ++q) {
+          const double w = s.cost[q] - copy_price(s.net_kw[q]);
+          if (w < v) {
+            v = w;
+            pick = q;
+          }
+        }
+        for (int k = 0; k < n; ++k) v -= s.table[e[k]];
+        if (v < best) {
+          best = v;
+          best_p = p;
+          best_candidate = pick;
+        }
+      }
+      out.slot_battery_kw[t] = s.net_kw[best_candidate];
     }
     out.slot_side += best;
     for (int k = 0; k < n; ++k) {
@@ -163,7 +218,25 @@ bool DecompositionBound::Evaluate(const DecompositionPrices& pi, DecompositionPo
       out.slot_choice[j][t - in.jobs[j].release_slot] = s.entry[best_p * n + k] - s.price_offset[k];
     }
   }
-  out.value = out.job_side + out.slot_side;
+  // Battery side: its own SoC dynamics, wear and the copy's prices (the exact DP).
+  out.battery_side = 0;
+  out.battery_kw.clear();
+  if (candidates_ > 1) {
+    std::vector<ConvexPwl> stage(c.slots());
+    const double power_kw = c.power.battery.power_kw;
+    for (int t = 0; t < c.slots(); ++t) {
+      // rho_ch ch + rho_dis dis; if charging and discharging in one slot paid (rho_ch <
+      // -rho_dis), the hull is the envelope: still a lower bound (battery_dp.h).
+      const double rho_ch = prices.battery[2 * t], rho_dis = prices.battery[2 * t + 1];
+      stage[t] = ConvexPwl::LowerHull(
+          {{-power_kw, rho_dis * power_kw}, {0.0, 0.0}, {power_kw, rho_ch * power_kw}});
+    }
+    absl::StatusOr<BatteryDpResult> dp = SolveBatteryDp(BatteryModel::FromInputs(c.power), stage);
+    if (!dp.ok()) return false;
+    out.battery_side = dp->value_usd;
+    out.battery_kw = std::move(dp->net_kw);
+  }
+  out.value = out.job_side + out.slot_side + out.battery_side;
   return true;
 }
 
@@ -171,21 +244,34 @@ std::optional<DecompositionOutcome> RunVolumeAlgorithm(DecompositionBound& bound
                                                        DecompositionPrices pi0, double target,
                                                        const DecompositionOptions& options,
                                                        Clock::time_point deadline) {
-  const int jobs = static_cast<int>(pi0.size());
+  const int jobs = static_cast<int>(pi0.job.size());
+  // Battery coordinates: charge and discharge per slot (none without a battery).
+  const int coords = static_cast<int>(pi0.battery.size());
   DecompositionPoint point;
   if (!bound.Evaluate(pi0, point)) return std::nullopt;
   DecompositionOutcome out;
   out.bound = point.value;
   out.iterations = 1;
   out.prices = pi0;
-  // modes per job and window length, from the price layout and the choices.
+  // Modes per job and window length, from the price layout and the choices.
   std::vector<int> window(jobs), modes(jobs);
   for (int j = 0; j < jobs; ++j) {
     window[j] = static_cast<int>(point.job_choice[j].size());
-    modes[j] = window[j] > 0 ? static_cast<int>(pi0[j].size()) / window[j] : 0;
+    modes[j] = window[j] > 0 ? static_cast<int>(pi0.job[j].size()) / window[j] : 0;
   }
-  // x-bar per side: u (job side) and y (slot side), distributions over choices 0..M.
+  // The battery copies are in kW and their prices in USD per kW, against 0/1 choices priced
+  // in USD: measured in units of the battery power P, both share one step (unscaled, the
+  // battery's coordinates dominate the norm and the job prices stall).
+  const double power_kw = coords > 0 ? bound.battery_power_kw() : 1.0;
+  // Coordinate i of a net battery power b, in units of P: charge (even i) or discharge.
+  auto copy = [&](const std::vector<double>& net_kw, int i) {
+    const double b = net_kw[i / 2];
+    return (i % 2 == 0 ? std::max(b, 0.0) : std::max(-b, 0.0)) / power_kw;
+  };
+  // x-bar per side: u (job side) and y (slot side), distributions over choices 0..M; and
+  // the battery copies' averages (battery side, slot side) in units of P.
   std::vector<std::vector<double>> u_bar(jobs), y_bar(jobs);
+  std::vector<double> bb_bar(coords), bs_bar(coords);
   auto one_hot = [&](const std::vector<std::vector<int>>& choice,
                      std::vector<std::vector<double>>& x) {
     for (int j = 0; j < jobs; ++j) {
@@ -195,52 +281,68 @@ std::optional<DecompositionOutcome> RunVolumeAlgorithm(DecompositionBound& bound
   };
   one_hot(point.job_choice, u_bar);
   one_hot(point.slot_choice, y_bar);
+  for (int i = 0; i < coords; ++i) {
+    bb_bar[i] = copy(point.battery_kw, i);
+    bs_bar[i] = copy(point.slot_battery_kw, i);
+  }
 
   // The volume algorithm's step controls (Barahona and Anbil 2000, section 3): f scales
   // the Polyak step, up on "green" iterations (better value, new subgradient agreeing with
   // the direction), down after 20 "red" ones (no better value); alpha_max, the weight of
   // the newest point in x-bar, halves when the bound stops rising.
   double f = 0.1, alpha_max = 0.1;
-  int reds = 0, last_gain = 0;
+  int reds = 0, last_check = 0;
   double bound_at_check = out.bound;
   DecompositionPrices pi = pi0, direction = pi0;
-  std::vector<double> g_dot;  // scratch
   for (int it = 2; it <= options.max_iterations; ++it) {
     if (RelativeGap(target, out.bound) <= options.gap || Clock::now() >= deadline) break;
-    // Direction: the subgradient at x-bar, v = u_bar - y_bar over the priced choices.
+    // Direction: the subgradient at x-bar, v = u_bar - y_bar over the priced choices, and
+    // battery minus slot side for the battery copies.
     double norm = 0;
     for (int j = 0; j < jobs; ++j) {
       const int stride = modes[j] + 1;
       for (int i = 0; i < window[j]; ++i) {
         for (int m = 0; m < modes[j]; ++m) {
           const double v = u_bar[j][i * stride + m + 1] - y_bar[j][i * stride + m + 1];
-          direction[j][static_cast<size_t>(i) * modes[j] + m] = v;
+          direction.job[j][static_cast<size_t>(i) * modes[j] + m] = v;
           norm += v * v;
         }
       }
     }
+    for (int i = 0; i < coords; ++i) {
+      direction.battery[i] = bb_bar[i] - bs_bar[i];
+      norm += direction.battery[i] * direction.battery[i];
+    }
     if (norm <= 1e-18) break;  // x-bar satisfies the copies: nothing left to price
     const double step = f * std::max(target - out.bound, 1e-9 * std::max(1.0, target)) / norm;
     for (int j = 0; j < jobs; ++j) {
-      for (size_t i = 0; i < pi[j].size(); ++i) {
-        pi[j][i] = out.prices[j][i] + step * direction[j][i];
+      for (size_t i = 0; i < pi.job[j].size(); ++i) {
+        pi.job[j][i] = out.prices.job[j][i] + step * direction.job[j][i];
       }
+    }
+    for (int i = 0; i < coords; ++i) {
+      pi.battery[i] = out.prices.battery[i] + step * direction.battery[i] / power_kw;
     }
     if (!bound.Evaluate(pi, point)) return std::nullopt;
     out.iterations = it;
-    // The new subgradient g = u_t - y_t; alpha minimises |alpha g + (1 - alpha) v|.
+    // The new subgradient g at this point; alpha minimises |alpha g + (1 - alpha) v|.
     double g_dot_v = 0, gv_gv = 0, v_gv = 0;
+    auto accumulate = [&](double g, double v) {
+      g_dot_v += g * v;
+      gv_gv += (g - v) * (g - v);
+      v_gv += v * (g - v);
+    };
     for (int j = 0; j < jobs; ++j) {
       for (int i = 0; i < window[j]; ++i) {
         const int ju = point.job_choice[j][i], sy = point.slot_choice[j][i];
         for (int m = 0; m < modes[j]; ++m) {
-          const double g = (ju == m + 1 ? 1.0 : 0.0) - (sy == m + 1 ? 1.0 : 0.0);
-          const double v = direction[j][static_cast<size_t>(i) * modes[j] + m];
-          g_dot_v += g * v;
-          gv_gv += (g - v) * (g - v);
-          v_gv += v * (g - v);
+          accumulate((ju == m + 1 ? 1.0 : 0.0) - (sy == m + 1 ? 1.0 : 0.0),
+                     direction.job[j][static_cast<size_t>(i) * modes[j] + m]);
         }
       }
+    }
+    for (int i = 0; i < coords; ++i) {
+      accumulate(copy(point.battery_kw, i) - copy(point.slot_battery_kw, i), direction.battery[i]);
     }
     double alpha = gv_gv > 0 ? -v_gv / gv_gv : alpha_max;
     alpha = std::clamp(alpha, alpha_max / 10, alpha_max);
@@ -253,6 +355,10 @@ std::optional<DecompositionOutcome> RunVolumeAlgorithm(DecompositionBound& bound
         y_bar[j][i * stride + point.slot_choice[j][i]] += alpha;
       }
     }
+    for (int i = 0; i < coords; ++i) {
+      bb_bar[i] = (1 - alpha) * bb_bar[i] + alpha * copy(point.battery_kw, i);
+      bs_bar[i] = (1 - alpha) * bs_bar[i] + alpha * copy(point.slot_battery_kw, i);
+    }
     if (point.value > out.bound) {
       out.bound = point.value;
       out.prices = pi;
@@ -262,20 +368,22 @@ std::optional<DecompositionOutcome> RunVolumeAlgorithm(DecompositionBound& bound
       f *= 0.66;
       reds = 0;
     }
-    if (it - last_gain >= 100) {
-      // No 1 % of the remaining gap gained in 100 iterations: trust x-bar's history more.
+    if (it - last_check >= 100) {
+      // Less than 1 % of the remaining gap gained in 100 iterations: trust x-bar's history
+      // more (a smaller weight for the newest point).
       if (out.bound - bound_at_check < 0.01 * std::max(target - bound_at_check, 1e-9)) {
         alpha_max = std::max(1e-5, alpha_max / 2);
       }
       bound_at_check = out.bound;
-      last_gain = it;
+      last_check = it;
     }
   }
   out.x_bar.resize(jobs);
   for (int j = 0; j < jobs; ++j) {
     out.x_bar[j].resize(u_bar[j].size());
-    for (size_t i = 0; i < u_bar[j].size(); ++i)
+    for (size_t i = 0; i < u_bar[j].size(); ++i) {
       out.x_bar[j][i] = 0.5 * (u_bar[j][i] + y_bar[j][i]);
+    }
   }
   return out;
 }

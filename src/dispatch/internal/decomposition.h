@@ -52,15 +52,21 @@ struct DecompositionOptions {
   int64_t max_pattern_entries = int64_t{1} << 20;
 };
 
-// Prices per job: pi[j][(t - release_j) * M_j + m] for graph mode m in slot t.
-using DecompositionPrices = std::vector<std::vector<double>>;
+// The multipliers of the copies. job[j][(t - release_j) * M_j + m]: graph mode m of job j
+// in slot t (USD). battery[2 t], battery[2 t + 1]: the battery's charge and discharge in
+// slot t (USD per kW; empty without a battery).
+struct DecompositionPrices {
+  std::vector<std::vector<double>> job;
+  std::vector<double> battery;
+};
 
 // One evaluation of D(pi) and the choices that attain it (choice 0: idle, m + 1: mode m).
 struct DecompositionPoint {
   double value = 0;
-  double job_side = 0, slot_side = 0;
-  std::vector<std::vector<int>> job_choice;   // [j][t - release_j]
-  std::vector<std::vector<int>> slot_choice;  // [j][t - release_j]
+  double job_side = 0, slot_side = 0, battery_side = 0;
+  std::vector<std::vector<int>> job_choice;         // [j][t - release_j]
+  std::vector<std::vector<int>> slot_choice;        // [j][t - release_j]
+  std::vector<double> slot_battery_kw, battery_kw;  // the two copies of b_t (battery only)
 };
 
 class DecompositionBound {
@@ -77,13 +83,19 @@ class DecompositionBound {
   bool Evaluate(const DecompositionPrices& pi, DecompositionPoint& out);
 
   int64_t pattern_entries() const { return entries_; }
+  // The battery's power P (kW) when its net power is copied, else 0.
+  double battery_power_kw() const { return candidates_ > 1 ? c_->power.battery.power_kw : 0.0; }
 
  private:
+  // With a battery a pattern's slot cost min_b SlotCostUsd(L + b) - rho b is convex in b
+  // with its minimum at b_lo = max(-P, -L), at P or where L + b meets the renewables, so
+  // each pattern keeps those candidates (cost, b): for each, the value is linear in rho.
   struct Slot {
     std::vector<int> jobs;          // active jobs
     std::vector<int> price_offset;  // per active job: offset of its idle entry in `table`
     std::vector<int32_t> entry;     // patterns x jobs: offset into `table` of the choice
-    std::vector<double> cost;       // per pattern: SlotCostUsd of its load
+    std::vector<double> cost;       // patterns x candidates: SlotCostUsd(L + b)
+    std::vector<double> net_kw;     // patterns x candidates: b (0 without battery)
     std::vector<double> table;      // per active job: 0 (idle), then its mode prices
   };
   explicit DecompositionBound(ScenarioContext& context) : c_(&context) {}
@@ -92,6 +104,7 @@ class DecompositionBound {
   std::vector<Slot> slots_;
   std::vector<EdgeCosts> costs_;
   int64_t entries_ = 0;
+  int candidates_ = 1;  // per pattern: 1 without battery, 4 with
 };
 
 struct DecompositionOutcome {
