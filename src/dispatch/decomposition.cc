@@ -68,8 +68,8 @@ std::optional<DecompositionBound> DecompositionBound::Build(ScenarioContext& c,
           s.cost.push_back(SlotCostUsd(c.power, t, load));
           s.net_kw.push_back(0.0);
         } else {
-          // The ends b_lo and P, b = 0 (where the copy's price changes from discharge to
-          // charge) and the b at which the served load meets the renewables (else b_lo).
+          // The ends b_lo and P, b = 0 and the b at which the served load meets the
+          // renewables (else b_lo): the kinks and ends of SlotCostUsd(L + b) on [b_lo, P].
           const double b_lo = std::max(-power_kw, -load);
           const double b_r = c.power.renewable_kw[t] - load;
           for (double b : {b_lo, 0.0, power_kw, b_r > b_lo && b_r < power_kw ? b_r : b_lo}) {
@@ -109,15 +109,8 @@ DecompositionPrices DecompositionBound::FromLagrangian(const std::vector<double>
   DecompositionPrices prices;
   std::vector<std::vector<double>>& pi = prices.job;
   pi.resize(c.num_jobs());
-  // The battery's copies are priced like load: charging 1 kW draws 1 kW more from the
-  // slot, discharging 1 kW draws 1 kW less.
-  if (candidates_ > 1) {
-    prices.battery.resize(2 * lambda.size());
-    for (size_t t = 0; t < lambda.size(); ++t) {
-      prices.battery[2 * t] = lambda[t];
-      prices.battery[2 * t + 1] = -lambda[t];
-    }
-  }
+  // The battery's copy is priced like load: charging 1 kW draws 1 kW more from the slot.
+  if (candidates_ > 1) prices.battery = lambda;
   for (int j = 0; j < c.num_jobs(); ++j) {
     const Job& job = c.instance->jobs[j];
     const JobSubproblem& sub = *c.jobs[j];
@@ -189,9 +182,8 @@ bool DecompositionBound::Evaluate(const DecompositionPrices& prices, Decompositi
         }
       }
     } else {
-      // -rho_ch ch - rho_dis dis at b = ch - dis (one of them 0).
-      const double rho_ch = prices.battery[2 * t], rho_dis = prices.battery[2 * t + 1];
-      auto copy_price = [&](double b) { return b > 0 ? rho_ch * b : -rho_dis * b; };
+      const double rho = prices.battery[t];
+      auto copy_price = [&](double b) { return rho * b; };
       for (size_t p = 0; p < patterns; ++p, e += n) {
         const size_t at = p * candidates_;
         size_t pick = at;
@@ -225,11 +217,8 @@ bool DecompositionBound::Evaluate(const DecompositionPrices& prices, Decompositi
     std::vector<ConvexPwl> stage(c.slots());
     const double power_kw = c.power.battery.power_kw;
     for (int t = 0; t < c.slots(); ++t) {
-      // rho_ch ch + rho_dis dis; if charging and discharging in one slot paid (rho_ch <
-      // -rho_dis), the hull is the envelope: still a lower bound (battery_dp.h).
-      const double rho_ch = prices.battery[2 * t], rho_dis = prices.battery[2 * t + 1];
-      stage[t] = ConvexPwl::LowerHull(
-          {{-power_kw, rho_dis * power_kw}, {0.0, 0.0}, {power_kw, rho_ch * power_kw}});
+      const double rho = prices.battery[t];
+      stage[t] = ConvexPwl::LowerHull({{-power_kw, -rho * power_kw}, {power_kw, rho * power_kw}});
     }
     absl::StatusOr<BatteryDpResult> dp = SolveBatteryDp(BatteryModel::FromInputs(c.power), stage);
     if (!dp.ok()) return false;
@@ -245,7 +234,7 @@ std::optional<DecompositionOutcome> RunVolumeAlgorithm(DecompositionBound& bound
                                                        const DecompositionOptions& options,
                                                        Clock::time_point deadline) {
   const int jobs = static_cast<int>(pi0.job.size());
-  // Battery coordinates: charge and discharge per slot (none without a battery).
+  // Battery coordinates: the net power per slot (none without a battery).
   const int coords = static_cast<int>(pi0.battery.size());
   DecompositionPoint point;
   if (!bound.Evaluate(pi0, point)) return std::nullopt;
@@ -263,11 +252,8 @@ std::optional<DecompositionOutcome> RunVolumeAlgorithm(DecompositionBound& bound
   // in USD: measured in units of the battery power P, both share one step (unscaled, the
   // battery's coordinates dominate the norm and the job prices stall).
   const double power_kw = coords > 0 ? bound.battery_power_kw() : 1.0;
-  // Coordinate i of a net battery power b, in units of P: charge (even i) or discharge.
-  auto copy = [&](const std::vector<double>& net_kw, int i) {
-    const double b = net_kw[i / 2];
-    return (i % 2 == 0 ? std::max(b, 0.0) : std::max(-b, 0.0)) / power_kw;
-  };
+  // Coordinate t of a net battery power, in units of P.
+  auto copy = [&](const std::vector<double>& net_kw, int t) { return net_kw[t] / power_kw; };
   // x-bar per side: u (job side) and y (slot side), distributions over choices 0..M; and
   // the battery copies' averages (battery side, slot side) in units of P.
   std::vector<std::vector<double>> u_bar(jobs), y_bar(jobs);

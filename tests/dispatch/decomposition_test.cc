@@ -60,13 +60,9 @@ double SlotMinimum(const ScenarioContext& c, const DecompositionPrices& pi, int 
         best = std::min(best, SlotCostUsd(c.power, t, kw) - price);
       } else {
         const ConvexPwl psi = PowerStageCost(c.power, t, kw, kw, 0.0, c.power.battery.power_kw);
-        // The copies' price is linear on each side of b = 0: the breakpoints and 0.
-        const double rho_ch = pi.battery[2 * t], rho_dis = pi.battery[2 * t + 1];
-        auto copy_price = [&](double b) { return b > 0 ? rho_ch * b : -rho_dis * b; };
         for (const PwlPoint& p : psi.points()) {
-          best = std::min(best, p.y - copy_price(p.x) - price);
+          best = std::min(best, p.y - pi.battery[t] * p.x - price);
         }
-        if (psi.lo() < 0 && psi.hi() > 0) best = std::min(best, psi.Eval(0.0) - price);
       }
     }
     int j = 0;

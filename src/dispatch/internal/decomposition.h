@@ -15,22 +15,29 @@
 // slot side keeps what the LP loses: integral packings of modes into the GPUs, and the
 // exact (convex, kinked) power cost of the slot's load instead of its linearisation.
 //
-// The slot oracle enumerates the patterns, which are fixed, once: each keeps its cost, so
-// an evaluation is a sum of prices per pattern. It is exact only where the power side has
-// no memory between slots, i.e. without a battery (S4). Rule (`Affordable`): the
-// decomposition is used when the scenario has checkpoint graphs (S4, S6 have; S3 has not),
-// no battery, and the patterns of all slots, counted as (pattern, active job) entries, fit
-// the budget (DecompositionOptions::max_pattern_entries, 2^20: about 2-3 jobs with ~30
-// modes each, e.g. the paper case's 24 slots x 17 x 29 patterns). Elsewhere the engine
-// keeps today's relaxation: on fleets, patterns grow exponentially with the jobs that
-// share a slot.
+// With a battery (S6) its net power b_t (charging > 0) is copied as well: the slot side
+// picks (pattern, b) at SlotCostUsd_t(L + b) - rho_t b, the battery side is the exact
+// battery DP (battery_dp.h; wear and SoC limits) at linear prices rho_t b. This is weaker
+// than it looks: priced linearly, the battery works as free storage between the patterns
+// mixed in one slot, so on the small instances the S6 bound stays at the Lagrangian's
+// (the engine keeps the larger of the two).
+//
+// The slot oracle enumerates the patterns, which are fixed, once: each keeps its cost (with
+// a battery, its cost at the few b where the minimum over b can lie), so an evaluation is a
+// sum of prices per pattern. Rule (`Build`): the decomposition is used when the scenario
+// has checkpoint graphs (S4, S6 have; S3 has not) and the patterns of all slots, counted as
+// (pattern, active job) entries, fit the budget (DecompositionOptions::max_pattern_entries,
+// 2^20; the paper case has 20880: 435 patterns per slot, 2 jobs). Elsewhere the engine
+// keeps today's relaxation: patterns grow exponentially with the jobs that share a slot,
+// and an iteration costs one pass over them.
 //
 // The multipliers pi are raised by the volume algorithm (Barahona and Anbil, Math. Prog.
 // 87, 2000), which also yields x-bar, a convex combination of the two sides' choices (a
 // fractional primal). It starts from the Lagrangian multipliers: pi_{j,t,m} = lambda_t PUE
 // P_m + mu_t n_m gives the same job side as the Lagrangian dual and a slot side at least as
 // high (each pattern is one point of the Lagrangian's load band, at most the capacity), so
-// D(pi_0) >= the Lagrangian bound at (lambda, mu).
+// without a battery D(pi_0) >= the Lagrangian bound at (lambda, mu). The battery's copy
+// starts at rho = lambda.
 #ifndef CKPTDP_DISPATCH_INTERNAL_DECOMPOSITION_H_
 #define CKPTDP_DISPATCH_INTERNAL_DECOMPOSITION_H_
 
@@ -53,8 +60,8 @@ struct DecompositionOptions {
 };
 
 // The multipliers of the copies. job[j][(t - release_j) * M_j + m]: graph mode m of job j
-// in slot t (USD). battery[2 t], battery[2 t + 1]: the battery's charge and discharge in
-// slot t (USD per kW; empty without a battery).
+// in slot t (USD). battery[t]: the battery's net power in slot t (USD per kW; empty
+// without a battery).
 struct DecompositionPrices {
   std::vector<std::vector<double>> job;
   std::vector<double> battery;
