@@ -15,6 +15,9 @@ using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 // Slack on the site cap, as in Evaluate (evaluation.cc): round-off never rejects a pattern.
 constexpr double kPowerSlackKw = 1e-6;
+// Primal recovery from the job side's paths every this many volume iterations: repair and
+// local search cost about as much as a few dozen iterations on the paper case.
+constexpr int kOfferEvery = 25;
 
 // Choices of a plan in each slot of the job's window (0 idle, m + 1 graph mode m).
 void PlanChoices(const ScenarioContext& c, int j, const std::vector<Run>& runs,
@@ -151,7 +154,9 @@ bool DecompositionBound::Evaluate(const DecompositionPrices& prices, Decompositi
             row[t] + (active ? pi[j][static_cast<size_t>(t - job.release_slot) * modes + m] : 0.0);
       }
     }
-    const PathSolution plan = sub.Solve(costs);
+    out.plans.resize(c.num_jobs());
+    PathSolution& plan = out.plans[j];
+    plan = sub.Solve(costs);
     if (!plan.feasible) return false;
     out.job_side += sub.LowerBound(costs, plan);
     PlanChoices(c, j, plan.runs, out.job_choice[j]);
@@ -229,10 +234,9 @@ bool DecompositionBound::Evaluate(const DecompositionPrices& prices, Decompositi
   return true;
 }
 
-std::optional<DecompositionOutcome> RunVolumeAlgorithm(DecompositionBound& bound,
-                                                       DecompositionPrices pi0, double target,
-                                                       const DecompositionOptions& options,
-                                                       Clock::time_point deadline) {
+absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
+    DecompositionBound& bound, DecompositionPrices pi0, double target,
+    const DecompositionOptions& options, Clock::time_point deadline, const OfferPlans& offer) {
   const int jobs = static_cast<int>(pi0.job.size());
   // Battery coordinates: the net power per slot (none without a battery).
   const int coords = static_cast<int>(pi0.battery.size());
@@ -311,6 +315,10 @@ std::optional<DecompositionOutcome> RunVolumeAlgorithm(DecompositionBound& bound
     }
     if (!bound.Evaluate(pi, point)) return std::nullopt;
     out.iterations = it;
+    if (offer && it % kOfferEvery == 0) {
+      CKPTDP_ASSIGN_OR_RETURN(const double incumbent, offer(point.plans));
+      target = std::min(target, incumbent);
+    }
     // The new subgradient g at this point; alpha minimises |alpha g + (1 - alpha) v|.
     double g_dot_v = 0, gv_gv = 0, v_gv = 0;
     auto accumulate = [&](double g, double v) {
@@ -374,29 +382,52 @@ std::optional<DecompositionOutcome> RunVolumeAlgorithm(DecompositionBound& bound
   return out;
 }
 
-void TightenByDecomposition(ScenarioContext& c, const SolveOptions& options,
-                            Clock::time_point start, Clock::time_point deadline,
-                            EngineOutcome& root) {
-  if (options.decomposition_iterations <= 0 || !root.incumbent || root.lambda.empty()) return;
-  if (root.status == SolveStatus::kInfeasible || root.status == SolveStatus::kTimeLimit) return;
-  const double target = root.incumbent->cost_usd;
-  if (RelativeGap(target, root.lower_bound) <= options.gap) return;
+absl::Status TightenByDecomposition(ScenarioContext& c, const SolveOptions& options,
+                                    Clock::time_point start, Clock::time_point deadline,
+                                    EngineOutcome& root) {
+  if (options.decomposition_iterations <= 0 || !root.incumbent || root.lambda.empty()) {
+    return absl::OkStatus();
+  }
+  if (root.status == SolveStatus::kInfeasible || root.status == SolveStatus::kTimeLimit) {
+    return absl::OkStatus();
+  }
+  if (RelativeGap(root.incumbent->cost_usd, root.lower_bound) <= options.gap) {
+    return absl::OkStatus();
+  }
   DecompositionOptions d;
   d.max_iterations = options.decomposition_iterations;
   d.gap = options.gap;
   std::optional<DecompositionBound> bound = DecompositionBound::Build(c, d);
-  if (!bound) return;  // not affordable here: the Lagrangian bound stands
-  std::optional<DecompositionOutcome> out =
-      RunVolumeAlgorithm(*bound, bound->FromLagrangian(root.lambda, root.mu), target, d, deadline);
-  if (!out) return;
+  if (!bound) return absl::OkStatus();  // not affordable here: the Lagrangian bound stands
+  EdgeCosts scratch;
+  // The job side's paths, repaired against the shared limits under the root multipliers,
+  // are schedules; a cheaper one (after local search) becomes the incumbent.
+  const OfferPlans offer = [&](const std::vector<PathSolution>& plans) -> absl::StatusOr<double> {
+    Schedule repaired;
+    if (RepairPlans(c, plans, root.lambda, root.mu, deadline, scratch, repaired)) {
+      CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c, std::move(repaired)));
+      if (e.feasible && Improves(e.cost_usd, root.incumbent->cost_usd)) {
+        CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c, e, deadline));
+        if (Improves(e.cost_usd, root.incumbent->cost_usd)) root.incumbent = std::move(e);
+      }
+    }
+    return root.incumbent->cost_usd;
+  };
+  CKPTDP_ASSIGN_OR_RETURN(std::optional<DecompositionOutcome> out,
+                          RunVolumeAlgorithm(*bound, bound->FromLagrangian(root.lambda, root.mu),
+                                             root.incumbent->cost_usd, d, deadline, offer));
+  if (!out) return absl::OkStatus();
+  const double incumbent = root.incumbent->cost_usd;
   root.lower_bound = std::max(root.lower_bound, out->bound);
-  if (RelativeGap(target, root.lower_bound) <= options.gap) root.status = SolveStatus::kOptimal;
+  if (RelativeGap(incumbent, root.lower_bound) <= options.gap) root.status = SolveStatus::kOptimal;
   if (options.log != nullptr) {
     *options.log << absl::StrFormat(
-        "%6s %14s %14.4f %14.4f %9.4f%% %8.2fs  decomposition: %d iterations, %lld patterns\n",
-        "decomp", "", root.lower_bound, target, 100.0 * RelativeGap(target, root.lower_bound),
+        "%6s %14s %14.4f %14.4f %9.4f%% %8.2fs  decomposition: %d iterations, %lld pattern "
+        "entries\n",
+        "decomp", "", root.lower_bound, incumbent, 100.0 * RelativeGap(incumbent, root.lower_bound),
         SecondsSince(start), out->iterations, static_cast<long long>(bound->pattern_entries()));
   }
+  return absl::OkStatus();
 }
 
 }  // namespace ckptdp::internal

@@ -243,7 +243,8 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
           start + std::chrono::duration_cast<Clock::duration>(
                       std::chrono::duration<double>(options.time_limit_s));
       // --- issue 13 hook: the Lagrangian decomposition bound at the root (decomposition.cc).
-      internal::TightenByDecomposition(context, options, start, deadline, outcome);
+      CKPTDP_RETURN_IF_ERROR(
+          internal::TightenByDecomposition(context, options, start, deadline, outcome));
       // --- end of hook
       CKPTDP_RETURN_IF_ERROR(internal::BranchAndBound(context, options, start, deadline, outcome));
     }

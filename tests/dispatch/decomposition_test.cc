@@ -160,9 +160,11 @@ TEST_CASE("decomposition: the bound lies between the Lagrangian bound and the op
       volume.max_iterations = 1500;
       volume.gap = 0;  // push as far as it goes: a bound above the optimum would show
       const double incumbent = lagrangian->incumbent->cost_usd;
-      const std::optional<DecompositionOutcome> out =
+      const absl::StatusOr<std::optional<DecompositionOutcome>> run =
           RunVolumeAlgorithm(*d, d->FromLagrangian(lagrangian->lambda, lagrangian->mu), incumbent,
                              volume, Clock::time_point::max());
+      REQUIRE(run.ok());
+      const std::optional<DecompositionOutcome>& out = *run;
       REQUIRE(out.has_value());
       const double tol = 1e-9 * std::max(1.0, incumbent);
       INFO("Lagrangian " << lagrangian->lower_bound << ", decomposition " << out->bound

@@ -43,6 +43,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -74,6 +75,7 @@ struct DecompositionPoint {
   std::vector<std::vector<int>> job_choice;         // [j][t - release_j]
   std::vector<std::vector<int>> slot_choice;        // [j][t - release_j]
   std::vector<double> slot_battery_kw, battery_kw;  // the two copies of b_t (battery only)
+  std::vector<PathSolution> plans;                  // the job side's paths
 };
 
 class DecompositionBound {
@@ -123,20 +125,28 @@ struct DecompositionOutcome {
   std::vector<std::vector<double>> x_bar;
 };
 
+// Offered the job side's paths every few iterations (primal recovery); returns the
+// incumbent's cost afterwards, the new target.
+using OfferPlans = std::function<absl::StatusOr<double>(const std::vector<PathSolution>&)>;
+
 // Raises D from the warm start `pi0` towards `target` (the incumbent's cost) with the
 // volume algorithm, until RelativeGap(target, bound) <= options.gap, max_iterations or the
 // deadline. std::nullopt if a job has no path.
-std::optional<DecompositionOutcome> RunVolumeAlgorithm(
+absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
     DecompositionBound& bound, DecompositionPrices pi0, double target,
-    const DecompositionOptions& options, std::chrono::steady_clock::time_point deadline);
+    const DecompositionOptions& options, std::chrono::steady_clock::time_point deadline,
+    const OfferPlans& offer = {});
 
 // ---- Engine hook (called by SolveScenario between the root Lagrangian and branch and
 // bound): when the root gap is open and the rule allows it, raises root.lower_bound to the
 // decomposition bound, warm-started from root.lambda / root.mu; kOptimal once the gap
-// closes. No-op when options.decomposition_iterations == 0.
-void TightenByDecomposition(ScenarioContext& context, const SolveOptions& options,
-                            std::chrono::steady_clock::time_point start,
-                            std::chrono::steady_clock::time_point deadline, EngineOutcome& root);
+// closes. The job side's paths are repaired into schedules on the way (RepairPlans, local
+// search) and replace root.incumbent when cheaper. No-op when
+// options.decomposition_iterations == 0.
+absl::Status TightenByDecomposition(ScenarioContext& context, const SolveOptions& options,
+                                    std::chrono::steady_clock::time_point start,
+                                    std::chrono::steady_clock::time_point deadline,
+                                    EngineOutcome& root);
 
 }  // namespace ckptdp::internal
 
