@@ -222,23 +222,29 @@ TEST_CASE("decomposition: used only where its slot oracle is affordable", "[deco
   CHECK_FALSE(DecompositionBound::Build(s3, DecompositionOptions{}).has_value());
 }
 
-TEST_CASE("decomposition: the paper's S4 is proven optimal at the root", "[decomp]") {
-  const Instance in = Load("instances/paper_2048gpu.json");
-  SolveOptions options;
-  options.max_nodes = 0;
-  options.decomposition_iterations = 0;
-  const absl::StatusOr<Result> without = SolveScenario(in, Scenario::kS4, options);
-  options.decomposition_iterations = SolveOptions{}.decomposition_iterations;
-  const absl::StatusOr<Result> with = SolveScenario(in, Scenario::kS4, options);
-  REQUIRE(with.ok());
-  REQUIRE(without.ok());
-  CHECK(with->status == SolveStatus::kOptimal);
-  CHECK(with->gap <= 1e-4);
-  CHECK(with->solver.nodes == 0);
-  CHECK(with->lower_bound_usd <= with->objective_usd);
-  // The Lagrangian bound alone leaves the LP's gap at the root.
-  CHECK(without->gap > 1e-2);
-  CHECK(without->status != SolveStatus::kOptimal);
+TEST_CASE("decomposition: S4 of the paper and of three small instances is proven at the root",
+          "[decomp]") {
+  for (const char* file :
+       {"instances/paper_2048gpu.json", "instances/small_limits_10slot.json",
+        "tests/data/instances/small.json", "tests/data/instances/small_inline.json"}) {
+    INFO(file);
+    const Instance in = Load(file);
+    SolveOptions options;
+    options.max_nodes = 0;
+    options.decomposition_iterations = 0;
+    const absl::StatusOr<Result> without = SolveScenario(in, Scenario::kS4, options);
+    options.decomposition_iterations = SolveOptions{}.decomposition_iterations;
+    const absl::StatusOr<Result> with = SolveScenario(in, Scenario::kS4, options);
+    REQUIRE(with.ok());
+    REQUIRE(without.ok());
+    CHECK(with->status == SolveStatus::kOptimal);
+    CHECK(with->gap <= 1e-4);
+    CHECK(with->solver.nodes == 0);
+    CHECK(with->lower_bound_usd <= with->objective_usd);
+    // The Lagrangian bound alone leaves the LP's gap at the root.
+    CHECK(without->gap > 1e-2);
+    CHECK(without->status != SolveStatus::kOptimal);
+  }
 }
 
 }  // namespace
