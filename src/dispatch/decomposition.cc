@@ -137,6 +137,7 @@ bool DecompositionBound::Evaluate(const DecompositionPrices& prices, Decompositi
   out.slot_side = 0;
   out.job_choice.resize(c.num_jobs());
   out.slot_choice.resize(c.num_jobs());
+  out.plans.resize(c.num_jobs());
   // Job side: the path DP with the copy prices as per-(mode, slot) edge costs.
   for (int j = 0; j < c.num_jobs(); ++j) {
     const Job& job = in.jobs[j];
@@ -154,7 +155,6 @@ bool DecompositionBound::Evaluate(const DecompositionPrices& prices, Decompositi
             row[t] + (active ? pi[j][static_cast<size_t>(t - job.release_slot) * modes + m] : 0.0);
       }
     }
-    out.plans.resize(c.num_jobs());
     PathSolution& plan = out.plans[j];
     plan = sub.Solve(costs);
     if (!plan.feasible) return false;
