@@ -382,23 +382,21 @@ absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
   return out;
 }
 
-absl::Status TightenByDecomposition(ScenarioContext& c, const SolveOptions& options,
-                                    Clock::time_point start, Clock::time_point deadline,
-                                    EngineOutcome& root) {
+absl::StatusOr<double> TightenByDecomposition(ScenarioContext& c, const SolveOptions& options,
+                                              Clock::time_point start, Clock::time_point deadline,
+                                              EngineOutcome& root) {
   if (options.decomposition_iterations <= 0 || !root.incumbent || root.lambda.empty()) {
-    return absl::OkStatus();
+    return -kInf;
   }
   if (root.status == SolveStatus::kInfeasible || root.status == SolveStatus::kTimeLimit) {
-    return absl::OkStatus();
+    return -kInf;
   }
-  if (RelativeGap(root.incumbent->cost_usd, root.lower_bound) <= options.gap) {
-    return absl::OkStatus();
-  }
+  if (RelativeGap(root.incumbent->cost_usd, root.lower_bound) <= options.gap) return -kInf;
   DecompositionOptions d;
   d.max_iterations = options.decomposition_iterations;
   d.gap = options.gap;
   std::optional<DecompositionBound> bound = DecompositionBound::Build(c, d);
-  if (!bound) return absl::OkStatus();  // not affordable here: the Lagrangian bound stands
+  if (!bound) return -kInf;  // not affordable here: the Lagrangian bound stands
   EdgeCosts scratch;
   // The job side's paths, repaired against the shared limits under the root multipliers,
   // are schedules; a cheaper one (after local search) becomes the incumbent.
@@ -416,18 +414,27 @@ absl::Status TightenByDecomposition(ScenarioContext& c, const SolveOptions& opti
   CKPTDP_ASSIGN_OR_RETURN(std::optional<DecompositionOutcome> out,
                           RunVolumeAlgorithm(*bound, bound->FromLagrangian(root.lambda, root.mu),
                                              root.incumbent->cost_usd, d, deadline, offer));
-  if (!out) return absl::OkStatus();
+  if (!out) return -kInf;
   const double incumbent = root.incumbent->cost_usd;
-  root.lower_bound = std::max(root.lower_bound, out->bound);
-  if (RelativeGap(incumbent, root.lower_bound) <= options.gap) root.status = SolveStatus::kOptimal;
   if (options.log != nullptr) {
     *options.log << absl::StrFormat(
         "%6s %14s %14.4f %14.4f %9.4f%% %8.2fs  decomposition: %d iterations, %lld pattern "
         "entries\n",
-        "decomp", "", root.lower_bound, incumbent, 100.0 * RelativeGap(incumbent, root.lower_bound),
+        "decomp", "", out->bound, incumbent, 100.0 * RelativeGap(incumbent, out->bound),
         SecondsSince(start), out->iterations, static_cast<long long>(bound->pattern_entries()));
   }
-  return absl::OkStatus();
+  // Closed: the root is proven and branch and bound has nothing to do.
+  if (RelativeGap(incumbent, out->bound) <= options.gap)
+    KeepDecompositionBound(options, out->bound, root);
+  return out->bound;
+}
+
+void KeepDecompositionBound(const SolveOptions& options, double bound, EngineOutcome& outcome) {
+  if (!outcome.incumbent || outcome.status == SolveStatus::kInfeasible) return;
+  outcome.lower_bound = std::max(outcome.lower_bound, bound);
+  if (RelativeGap(outcome.incumbent->cost_usd, outcome.lower_bound) <= options.gap) {
+    outcome.status = SolveStatus::kOptimal;
+  }
 }
 
 }  // namespace ckptdp::internal

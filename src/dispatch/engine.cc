@@ -243,10 +243,14 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
           start + std::chrono::duration_cast<Clock::duration>(
                       std::chrono::duration<double>(options.time_limit_s));
       // --- issue 13 hook: the Lagrangian decomposition bound at the root (decomposition.cc).
-      CKPTDP_RETURN_IF_ERROR(
+      CKPTDP_ASSIGN_OR_RETURN(
+          const double decomposition_bound,
           internal::TightenByDecomposition(context, options, start, deadline, outcome));
       // --- end of hook
       CKPTDP_RETURN_IF_ERROR(internal::BranchAndBound(context, options, start, deadline, outcome));
+      // --- issue 13 hook, part 2
+      internal::KeepDecompositionBound(options, decomposition_bound, outcome);
+      // --- end of hook
     }
     if (outcome.incumbent) {
       CKPTDP_ASSIGN_OR_RETURN(r.solver.gap_breakdown,

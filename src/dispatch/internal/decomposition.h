@@ -137,16 +137,24 @@ absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
     const DecompositionOptions& options, std::chrono::steady_clock::time_point deadline,
     const OfferPlans& offer = {});
 
-// ---- Engine hook (called by SolveScenario between the root Lagrangian and branch and
-// bound): when the root gap is open and the rule allows it, raises root.lower_bound to the
-// decomposition bound, warm-started from root.lambda / root.mu; kOptimal once the gap
-// closes. The job side's paths are repaired into schedules on the way (RepairPlans, local
-// search) and replace root.incumbent when cheaper. No-op when
+// ---- Engine hook (SolveScenario, between the root Lagrangian and branch and bound): when
+// the root gap is open and the rule allows it, runs the decomposition warm-started from
+// root.lambda / root.mu and returns its bound (-infinity when it did not run). The job
+// side's paths are repaired into schedules on the way (RepairPlans, local search) and
+// replace root.incumbent when cheaper. If the bound closes the gap, root.lower_bound takes
+// it and root.status becomes kOptimal, so branch and bound has nothing left to do.
+// Otherwise root.lower_bound is left to branch and bound, whose best-first order and node
+// bounds build on the Lagrangian root bound (a higher inherited bound would tie its open
+// nodes and turn the order into creation order), and the caller applies the decomposition
+// bound after it with KeepDecompositionBound. No-op when
 // options.decomposition_iterations == 0.
-absl::Status TightenByDecomposition(ScenarioContext& context, const SolveOptions& options,
-                                    std::chrono::steady_clock::time_point start,
-                                    std::chrono::steady_clock::time_point deadline,
-                                    EngineOutcome& root);
+absl::StatusOr<double> TightenByDecomposition(ScenarioContext& context, const SolveOptions& options,
+                                              std::chrono::steady_clock::time_point start,
+                                              std::chrono::steady_clock::time_point deadline,
+                                              EngineOutcome& root);
+
+// outcome.lower_bound = max(itself, bound), and kOptimal if that closes the gap.
+void KeepDecompositionBound(const SolveOptions& options, double bound, EngineOutcome& outcome);
 
 }  // namespace ckptdp::internal
 
