@@ -28,6 +28,7 @@ struct SolveOptions {
   int stall_iterations = 60;             // stop when the bound has not improved for this many
   int max_nodes = 20000;                 // branch-and-bound nodes after the root (0 = no branching)
   int node_iterations = 40;              // Lagrangian iterations per branch-and-bound node
+  int decomposition_iterations = 1000;   // root Lagrangian-decomposition bound (0 = off)
   int neighbourhood_stall_rounds = 100;  // neighbourhood search: stop after this many rounds
                                          // per job (at least 100) without improvement (0 = none)
   int log_level = 1;              // 0 quiet, 1 changes and throttled progress, 2 every iteration

@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "dispatch/internal/baseline.h"
 #include "dispatch/internal/branch_and_bound.h"
+#include "dispatch/internal/decomposition.h"
 #include "dispatch/internal/dual.h"
 #include "dispatch/internal/evaluation.h"
 #include "dispatch/internal/infeasibility.h"
@@ -143,6 +144,10 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
            20000.0, 0.0, 1e9, &SolveOptions::max_nodes),
       Spec("node-iterations", "Lagrangian iterations per branch-and-bound node", 40.0, 1.0, 1e6,
            &SolveOptions::node_iterations),
+      Spec("decomposition-iterations",
+           "volume-algorithm iterations of the Lagrangian decomposition bound at the root, "
+           "where its slot oracle is affordable (docs/engine.md; 0 = keep the Lagrangian bound)",
+           1000.0, 0.0, 1e6, &SolveOptions::decomposition_iterations),
       Spec("neighbourhood-stall",
            "after the Lagrangian phase, stop the neighbourhood search after this many rounds "
            "per job (at least 100) without improvement (0 = skip it)",
@@ -258,8 +263,14 @@ absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario sc
       internal::Deadline::After(start, options.time_limit_s, options);
   if (TraitsOf(scenario).checkpoints && outcome.status != SolveStatus::kInfeasible &&
       outcome.status != SolveStatus::kTimeLimit && !deadline.StopRequested()) {
+    // The decomposition bound at the root (decomposition.h): where it closes the gap,
+    // branch and bound has nothing left to do; otherwise it is applied after the search.
+    CKPTDP_ASSIGN_OR_RETURN(
+        const double decomposition_bound,
+        internal::TightenByDecomposition(context, work, options, deadline, log, outcome));
     CKPTDP_RETURN_IF_ERROR(
         internal::BranchAndBound(context, work, options, deadline, log, outcome));
+    internal::KeepDecompositionBound(options, decomposition_bound, outcome);
   }
   if (outcome.incumbent) {
     CKPTDP_ASSIGN_OR_RETURN(r.solver.gap_breakdown,

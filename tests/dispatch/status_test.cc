@@ -55,11 +55,15 @@ TEST_CASE("Spent Lagrangian iterations are reported as iteration_limit", "[statu
 }
 
 TEST_CASE("Without a schedule or a proof the status is a limit, never infeasible", "[status]") {
-  // 1152 GPUs: no schedule exists (Fig. 12(b)), but the Lagrangian bound does not prove it.
+  // 1464 GPUs: schedules exist (1280 GPUs already have one), but five root iterations
+  // without branch and bound find none, and nothing proves infeasibility (below 1280 GPUs
+  // the capacity proof would: infeasibility_test.cc). The status names the iteration limit.
   SolveOptions options;
   options.diagnose_capacity = false;
   options.max_nodes = 0;
-  const Result r = SolveAndCheck(Paper(1152), Scenario::kS4, options);
+  options.max_iterations = 5;
+  options.decomposition_iterations = 0;
+  const Result r = SolveAndCheck(Paper(1464), Scenario::kS4, options);
   CHECK(r.schedule.jobs.empty());
   CHECK(r.status == SolveStatus::kIterationLimit);  // not time_limit: no clock ran out
   CHECK(StoppedEarly(r.status));

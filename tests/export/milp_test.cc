@@ -339,6 +339,15 @@ TEST_CASE("export: CBC's optimum lies between the engine's bound and incumbent",
       if (ours->status == SolveStatus::kOptimal) {           // branch and bound's proof holds
         CHECK(ours->objective_usd <= best.objective + 1e-4 * std::abs(ours->objective_usd) + tol);
       }
+      // The root's Lagrangian decomposition bound, pushed with no gap to stop at.
+      SolveOptions decomposition;
+      decomposition.max_nodes = 0;
+      decomposition.gap = 0;
+      decomposition.decomposition_iterations = 3000;
+      absl::StatusOr<Result> root = SolveScenario(in, scenario, decomposition);
+      REQUIRE(root.ok());
+      INFO("root bound with the decomposition " << root->lower_bound_usd);
+      CHECK(root->lower_bound_usd <= best.objective + tol);
 
       // CBC's own dispatch, read back, passes the independent checker.
       absl::StatusOr<Result> theirs = SolutionToResult(in, scenario, modes, model, best);

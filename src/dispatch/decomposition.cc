@@ -1,0 +1,441 @@
+#include "dispatch/internal/decomposition.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "absl/strings/str_format.h"
+#include "dispatch/internal/battery_dp.h"
+
+namespace ckptdp::internal {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// Primal recovery from the job side's paths every this many volume iterations: repair and
+// local search cost about as much as a few dozen iterations on the paper case.
+constexpr int kOfferEvery = 25;
+
+// Choices of a plan in each slot of the job's window (0 idle, m + 1 graph mode m).
+void PlanChoices(const ScenarioContext& c, int j, const std::vector<Run>& runs,
+                 std::vector<int>& choice) {
+  const Job& job = c.instance->jobs[j];
+  choice.assign(job.deadline_slot - job.release_slot, 0);
+  for (const Run& r : runs) {
+    const int m = c.graph_mode_of[j][r.mode];
+    for (int t = r.start_slot; t < r.end_slot; ++t) choice[t - job.release_slot] = m + 1;
+  }
+}
+
+}  // namespace
+
+std::optional<DecompositionBound> DecompositionBound::Build(const ScenarioContext& c,
+                                                            const DecompositionOptions& options) {
+  if (!c.traits.checkpoints) return std::nullopt;
+  for (const auto& job : c.jobs) {
+    if (dynamic_cast<const GraphSubproblem*>(job.get()) == nullptr) return std::nullopt;
+  }
+  const Instance& in = *c.instance;
+  DecompositionBound d(c);
+  d.slots_.resize(c.slots());
+  d.costs_.resize(c.num_jobs());
+  const double power_kw = c.power.use_battery ? c.power.battery.power_kw : 0.0;
+  d.candidates_ = power_kw > 0 ? 4 : 1;
+  for (int t = 0; t < c.slots(); ++t) {
+    Slot& s = d.slots_[t];
+    int offset = 0;
+    for (int j = 0; j < c.num_jobs(); ++j) {
+      if (t < in.jobs[j].release_slot || t >= in.jobs[j].deadline_slot) continue;
+      s.jobs.push_back(j);
+      s.price_offset.push_back(offset);
+      offset += c.jobs[j]->num_modes() + 1;
+    }
+    s.table.assign(offset, 0.0);
+    const int n = static_cast<int>(s.jobs.size());
+    // Depth-first over the active jobs; GPUs and load only grow, so a choice that breaks
+    // a limit cuts its whole subtree.
+    std::vector<int> choice(n, 0);
+    std::vector<int> gpus(n + 1, 0);
+    std::vector<double> kw(n + 1, in.site.base_load_kw);
+    int k = 0;
+    while (k >= 0) {
+      if (k == n) {
+        d.entries_ += std::max(n, 1);
+        if (d.entries_ > options.max_pattern_entries) return std::nullopt;
+        for (int i = 0; i < n; ++i) s.entry.push_back(s.price_offset[i] + choice[i]);
+        const double load = kw[n];
+        if (d.candidates_ == 1) {
+          s.cost.push_back(SlotCostUsd(c.power, t, load));
+          s.net_kw.push_back(0.0);
+        } else {
+          // The ends b_lo and P, b = 0 and the b at which the served load meets the
+          // renewables (else b_lo): the kinks and ends of SlotCostUsd(L + b) on [b_lo, P].
+          const double b_lo = std::max(-power_kw, -load);
+          const double b_r = c.power.renewable_kw[t] - load;
+          for (double b : {b_lo, 0.0, power_kw, b_r > b_lo && b_r < power_kw ? b_r : b_lo}) {
+            s.cost.push_back(SlotCostUsd(c.power, t, load + b));
+            s.net_kw.push_back(b);
+          }
+        }
+        --k;
+        if (k >= 0) ++choice[k];
+        continue;
+      }
+      const JobSubproblem& job = *c.jobs[s.jobs[k]];
+      if (choice[k] > job.num_modes()) {
+        choice[k] = 0;
+        --k;
+        if (k >= 0) ++choice[k];
+        continue;
+      }
+      const int m = choice[k] - 1;
+      gpus[k + 1] = gpus[k] + (m >= 0 ? job.gpus(m) : 0);
+      kw[k + 1] = kw[k] + (m >= 0 ? in.site.pue * job.it_power_kw(m) : 0.0);
+      if (gpus[k + 1] > in.site.gpu_capacity ||
+          kw[k + 1] > in.site.site_power_cap_kw + kPowerSlackKw) {
+        ++choice[k];
+        continue;
+      }
+      ++k;
+    }
+    if (s.cost.empty()) return std::nullopt;  // not even all idle fits: no bound from here
+  }
+  return d;
+}
+
+DecompositionPrices DecompositionBound::FromLagrangian(const std::vector<double>& lambda,
+                                                       const std::vector<double>& mu) const {
+  const ScenarioContext& c = *c_;
+  DecompositionPrices prices;
+  std::vector<std::vector<double>>& pi = prices.job;
+  pi.resize(c.num_jobs());
+  // The battery's copy is priced like load: charging 1 kW draws 1 kW more from the slot.
+  if (candidates_ > 1) prices.battery = lambda;
+  for (int j = 0; j < c.num_jobs(); ++j) {
+    const Job& job = c.instance->jobs[j];
+    const JobSubproblem& sub = *c.jobs[j];
+    const int modes = sub.num_modes();
+    pi[j].resize(static_cast<size_t>(job.deadline_slot - job.release_slot) * modes);
+    for (int t = job.release_slot; t < job.deadline_slot; ++t) {
+      for (int m = 0; m < modes; ++m) {
+        pi[j][static_cast<size_t>(t - job.release_slot) * modes + m] =
+            lambda[t] * c.instance->site.pue * sub.it_power_kw(m) + mu[t] * sub.gpus(m);
+      }
+    }
+  }
+  return prices;
+}
+
+bool DecompositionBound::Evaluate(const DecompositionPrices& prices, DecompositionPoint& out) {
+  const std::vector<std::vector<double>>& pi = prices.job;
+  const ScenarioContext& c = *c_;
+  const Instance& in = *c.instance;
+  out.job_side = 0;
+  out.slot_side = 0;
+  out.job_choice.resize(c.num_jobs());
+  out.slot_choice.resize(c.num_jobs());
+  out.plans.resize(c.num_jobs());
+  // Job side: the path DP with the copy prices as per-(mode, slot) edge costs.
+  for (int j = 0; j < c.num_jobs(); ++j) {
+    const Job& job = in.jobs[j];
+    const JobSubproblem& sub = *c.jobs[j];
+    const int modes = sub.num_modes();
+    EdgeCosts& costs = costs_[j];
+    costs.Resize(modes, c.slots());
+    costs.next_blocked.clear();
+    costs.wait_forbidden.clear();
+    for (int m = 0; m < modes; ++m) {
+      double* row = costs.PrefixRow(m);
+      for (int t = 0; t < c.slots(); ++t) {
+        const bool active = t >= job.release_slot && t < job.deadline_slot;
+        row[t + 1] =
+            row[t] + (active ? pi[j][static_cast<size_t>(t - job.release_slot) * modes + m] : 0.0);
+      }
+    }
+    PathSolution& plan = out.plans[j];
+    plan = sub.Solve(costs, work_[j]);
+    if (!plan.feasible) return false;
+    out.job_side += sub.LowerBound(costs, plan, work_[j]);
+    PlanChoices(c, j, plan.runs, out.job_choice[j]);
+    out.slot_choice[j].assign(job.deadline_slot - job.release_slot, 0);
+  }
+  // Slot side: the cheapest pattern of each slot at the prices.
+  out.slot_battery_kw.assign(candidates_ > 1 ? c.slots() : 0, 0.0);
+  for (int t = 0; t < c.slots(); ++t) {
+    Slot& s = slots_[t];
+    const int n = static_cast<int>(s.jobs.size());
+    for (int k = 0; k < n; ++k) {
+      const int j = s.jobs[k];
+      const int modes = c.jobs[j]->num_modes();
+      const double* p = pi[j].data() + static_cast<size_t>(t - in.jobs[j].release_slot) * modes;
+      std::copy(p, p + modes, s.table.begin() + s.price_offset[k] + 1);
+    }
+    double best = kInf;
+    size_t best_p = 0, best_candidate = 0;
+    const int32_t* e = s.entry.data();
+    const size_t patterns = s.cost.size() / candidates_;
+    if (candidates_ == 1) {
+      for (size_t p = 0; p < patterns; ++p, e += n) {
+        double v = s.cost[p];
+        for (int k = 0; k < n; ++k) v -= s.table[e[k]];
+        if (v < best) {
+          best = v;
+          best_p = p;
+        }
+      }
+    } else {
+      const double rho = prices.battery[t];
+      auto copy_price = [&](double b) { return rho * b; };
+      for (size_t p = 0; p < patterns; ++p, e += n) {
+        const size_t at = p * candidates_;
+        size_t pick = at;
+        double v = s.cost[at] - copy_price(s.net_kw[at]);
+        for (size_t q = at + 1; q < at + candidates_; ++q) {
+          const double w = s.cost[q] - copy_price(s.net_kw[q]);
+          if (w < v) {
+            v = w;
+            pick = q;
+          }
+        }
+        for (int k = 0; k < n; ++k) v -= s.table[e[k]];
+        if (v < best) {
+          best = v;
+          best_p = p;
+          best_candidate = pick;
+        }
+      }
+      out.slot_battery_kw[t] = s.net_kw[best_candidate];
+    }
+    out.slot_side += best;
+    for (int k = 0; k < n; ++k) {
+      const int j = s.jobs[k];
+      out.slot_choice[j][t - in.jobs[j].release_slot] = s.entry[best_p * n + k] - s.price_offset[k];
+    }
+  }
+  // Battery side: its own SoC dynamics, wear and the copy's prices (the exact DP).
+  out.battery_side = 0;
+  out.battery_kw.clear();
+  if (candidates_ > 1) {
+    std::vector<ConvexPwl> stage(c.slots());
+    const double power_kw = c.power.battery.power_kw;
+    for (int t = 0; t < c.slots(); ++t) {
+      const double rho = prices.battery[t];
+      stage[t] = ConvexPwl::LowerHull({{-power_kw, -rho * power_kw}, {power_kw, rho * power_kw}});
+    }
+    absl::StatusOr<BatteryDpResult> dp = SolveBatteryDp(BatteryModel::FromInputs(c.power), stage);
+    if (!dp.ok()) return false;
+    out.battery_side = dp->value_usd;
+    out.battery_kw = std::move(dp->net_kw);
+  }
+  out.value = out.job_side + out.slot_side + out.battery_side;
+  return true;
+}
+
+absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
+    DecompositionBound& bound, DecompositionPrices pi0, double target,
+    const DecompositionOptions& options, const Deadline& deadline, const OfferPlans& offer) {
+  const int jobs = static_cast<int>(pi0.job.size());
+  // Battery coordinates: the net power per slot (none without a battery).
+  const int coords = static_cast<int>(pi0.battery.size());
+  DecompositionPoint point;
+  if (!bound.Evaluate(pi0, point)) return std::nullopt;
+  DecompositionOutcome out;
+  out.bound = point.value;
+  out.iterations = 1;
+  out.prices = pi0;
+  // Modes per job and window length, from the price layout and the choices.
+  std::vector<int> window(jobs), modes(jobs);
+  for (int j = 0; j < jobs; ++j) {
+    window[j] = static_cast<int>(point.job_choice[j].size());
+    modes[j] = window[j] > 0 ? static_cast<int>(pi0.job[j].size()) / window[j] : 0;
+  }
+  // The battery copies are in kW and their prices in USD per kW, against 0/1 choices priced
+  // in USD: measured in units of the battery power P, both share one step (unscaled, the
+  // battery's coordinates dominate the norm and the job prices stall).
+  const double power_kw = coords > 0 ? bound.battery_power_kw() : 1.0;
+  // Coordinate t of a net battery power, in units of P.
+  auto copy = [&](const std::vector<double>& net_kw, int t) { return net_kw[t] / power_kw; };
+  // x-bar per side: u (job side) and y (slot side), distributions over choices 0..M; and
+  // the battery copies' averages (battery side, slot side) in units of P.
+  std::vector<std::vector<double>> u_bar(jobs), y_bar(jobs);
+  std::vector<double> bb_bar(coords), bs_bar(coords);
+  auto one_hot = [&](const std::vector<std::vector<int>>& choice,
+                     std::vector<std::vector<double>>& x) {
+    for (int j = 0; j < jobs; ++j) {
+      x[j].assign(static_cast<size_t>(window[j]) * (modes[j] + 1), 0.0);
+      for (int i = 0; i < window[j]; ++i) x[j][i * (modes[j] + 1) + choice[j][i]] = 1.0;
+    }
+  };
+  one_hot(point.job_choice, u_bar);
+  one_hot(point.slot_choice, y_bar);
+  for (int i = 0; i < coords; ++i) {
+    bb_bar[i] = copy(point.battery_kw, i);
+    bs_bar[i] = copy(point.slot_battery_kw, i);
+  }
+
+  // The volume algorithm's step controls (Barahona and Anbil 2000, section 3): f scales
+  // the Polyak step, up on "green" iterations (better value, new subgradient agreeing with
+  // the direction), down after 20 "red" ones (no better value); alpha_max, the weight of
+  // the newest point in x-bar, halves when the bound stops rising.
+  double f = 0.1, alpha_max = 0.1;
+  int reds = 0, last_check = 0;
+  double bound_at_check = out.bound;
+  DecompositionPrices pi = pi0, direction = pi0;
+  for (int it = 2; it <= options.max_iterations; ++it) {
+    if (RelativeGap(target, out.bound) <= options.gap || deadline.Passed()) break;
+    // Direction: the subgradient at x-bar, v = u_bar - y_bar over the priced choices, and
+    // battery minus slot side for the battery copies.
+    double norm = 0;
+    for (int j = 0; j < jobs; ++j) {
+      const int stride = modes[j] + 1;
+      for (int i = 0; i < window[j]; ++i) {
+        for (int m = 0; m < modes[j]; ++m) {
+          const double v = u_bar[j][i * stride + m + 1] - y_bar[j][i * stride + m + 1];
+          direction.job[j][static_cast<size_t>(i) * modes[j] + m] = v;
+          norm += v * v;
+        }
+      }
+    }
+    for (int i = 0; i < coords; ++i) {
+      direction.battery[i] = bb_bar[i] - bs_bar[i];
+      norm += direction.battery[i] * direction.battery[i];
+    }
+    if (norm <= 1e-18) break;  // x-bar satisfies the copies: nothing left to price
+    const double step = f * std::max(target - out.bound, 1e-9 * std::max(1.0, target)) / norm;
+    for (int j = 0; j < jobs; ++j) {
+      for (size_t i = 0; i < pi.job[j].size(); ++i) {
+        pi.job[j][i] = out.prices.job[j][i] + step * direction.job[j][i];
+      }
+    }
+    for (int i = 0; i < coords; ++i) {
+      pi.battery[i] = out.prices.battery[i] + step * direction.battery[i] / power_kw;
+    }
+    if (!bound.Evaluate(pi, point)) return std::nullopt;
+    out.iterations = it;
+    if (offer && it % kOfferEvery == 0) {
+      CKPTDP_ASSIGN_OR_RETURN(const double incumbent, offer(point.plans));
+      target = std::min(target, incumbent);
+    }
+    // The new subgradient g at this point; alpha minimises |alpha g + (1 - alpha) v|.
+    double g_dot_v = 0, gv_gv = 0, v_gv = 0;
+    auto accumulate = [&](double g, double v) {
+      g_dot_v += g * v;
+      gv_gv += (g - v) * (g - v);
+      v_gv += v * (g - v);
+    };
+    for (int j = 0; j < jobs; ++j) {
+      for (int i = 0; i < window[j]; ++i) {
+        const int ju = point.job_choice[j][i], sy = point.slot_choice[j][i];
+        for (int m = 0; m < modes[j]; ++m) {
+          accumulate((ju == m + 1 ? 1.0 : 0.0) - (sy == m + 1 ? 1.0 : 0.0),
+                     direction.job[j][static_cast<size_t>(i) * modes[j] + m]);
+        }
+      }
+    }
+    for (int i = 0; i < coords; ++i) {
+      accumulate(copy(point.battery_kw, i) - copy(point.slot_battery_kw, i), direction.battery[i]);
+    }
+    double alpha = gv_gv > 0 ? -v_gv / gv_gv : alpha_max;
+    alpha = std::clamp(alpha, alpha_max / 10, alpha_max);
+    for (int j = 0; j < jobs; ++j) {
+      const int stride = modes[j] + 1;
+      for (double& x : u_bar[j]) x *= 1 - alpha;
+      for (double& x : y_bar[j]) x *= 1 - alpha;
+      for (int i = 0; i < window[j]; ++i) {
+        u_bar[j][i * stride + point.job_choice[j][i]] += alpha;
+        y_bar[j][i * stride + point.slot_choice[j][i]] += alpha;
+      }
+    }
+    for (int i = 0; i < coords; ++i) {
+      bb_bar[i] = (1 - alpha) * bb_bar[i] + alpha * copy(point.battery_kw, i);
+      bs_bar[i] = (1 - alpha) * bs_bar[i] + alpha * copy(point.slot_battery_kw, i);
+    }
+    if (point.value > out.bound) {
+      out.bound = point.value;
+      out.prices = pi;
+      reds = 0;
+      if (g_dot_v >= 0) f = std::min(2.0, 1.1 * f);  // green: a longer step would pay
+    } else if (++reds >= 20) {
+      f *= 0.66;
+      reds = 0;
+    }
+    if (it - last_check >= 100) {
+      // Less than 1 % of the remaining gap gained in 100 iterations: trust x-bar's history
+      // more (a smaller weight for the newest point).
+      if (out.bound - bound_at_check < 0.01 * std::max(target - bound_at_check, 1e-9)) {
+        alpha_max = std::max(1e-5, alpha_max / 2);
+      }
+      bound_at_check = out.bound;
+      last_check = it;
+    }
+  }
+  out.x_bar.resize(jobs);
+  for (int j = 0; j < jobs; ++j) {
+    out.x_bar[j].resize(u_bar[j].size());
+    for (size_t i = 0; i < u_bar[j].size(); ++i) {
+      out.x_bar[j][i] = 0.5 * (u_bar[j][i] + y_bar[j][i]);
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<double> TightenByDecomposition(const ScenarioContext& c, Workspaces& work,
+                                              const SolveOptions& options, const Deadline& deadline,
+                                              SolverLog& log, EngineOutcome& root) {
+  if (options.decomposition_iterations <= 0 || !root.incumbent || root.multipliers.empty()) {
+    return -kInf;
+  }
+  if (root.status == SolveStatus::kInfeasible || StoppedEarly(root.status)) {
+    return -kInf;
+  }
+  if (RelativeGap(root.incumbent->cost_usd, root.lower_bound) <= options.gap) return -kInf;
+  DecompositionOptions d;
+  d.max_iterations = options.decomposition_iterations;
+  d.gap = options.gap;
+  std::optional<DecompositionBound> bound = DecompositionBound::Build(c, d);
+  if (!bound) return -kInf;  // not affordable here: the Lagrangian bound stands
+  EdgeCosts scratch;
+  // The job side's paths, repaired against the shared limits under the root multipliers,
+  // are schedules; a cheaper one (after local search) becomes the incumbent.
+  const OfferPlans offer = [&](const std::vector<PathSolution>& plans) -> absl::StatusOr<double> {
+    Schedule repaired;
+    if (RepairPlans(c, work, plans, root.multipliers, deadline, scratch, repaired)) {
+      CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c, std::move(repaired)));
+      if (e.feasible && Improves(e.cost_usd, root.incumbent->cost_usd)) {
+        CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c, work, e, deadline));
+        if (Improves(e.cost_usd, root.incumbent->cost_usd)) root.incumbent = std::move(e);
+      }
+    }
+    return root.incumbent->cost_usd;
+  };
+  CKPTDP_ASSIGN_OR_RETURN(
+      std::optional<DecompositionOutcome> out,
+      RunVolumeAlgorithm(*bound,
+                         bound->FromLagrangian(root.multipliers.lambda, root.multipliers.mu),
+                         root.incumbent->cost_usd, d, deadline, offer));
+  if (!out) return -kInf;
+  const double incumbent = root.incumbent->cost_usd;
+  LogRow row;
+  row.phase = "decomp";
+  row.iterations = out->iterations;
+  row.bound = std::max(root.lower_bound, out->bound);
+  row.incumbent = incumbent;
+  log.Offer(row,
+            absl::StrFormat("decomposition: %d iterations, %lld pattern entries", out->iterations,
+                            static_cast<long long>(bound->pattern_entries())));
+  // Closed: the root is proven and branch and bound has nothing to do.
+  if (RelativeGap(incumbent, out->bound) <= options.gap)
+    KeepDecompositionBound(options, out->bound, root);
+  return out->bound;
+}
+
+void KeepDecompositionBound(const SolveOptions& options, double bound, EngineOutcome& outcome) {
+  if (!outcome.incumbent || outcome.status == SolveStatus::kInfeasible) return;
+  outcome.lower_bound = std::max(outcome.lower_bound, bound);
+  if (RelativeGap(outcome.incumbent->cost_usd, outcome.lower_bound) <= options.gap) {
+    outcome.status = SolveStatus::kOptimal;
+  }
+}
+
+}  // namespace ckptdp::internal

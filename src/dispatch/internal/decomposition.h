@@ -1,0 +1,163 @@
+// The Lagrangian decomposition bound (Guignard and Kim, Math. Prog. 39, 1987): a bound
+// beyond the LP relaxation that today's Lagrangian dual (dual.h) equals.
+//
+// Each job's choice in each slot of its window (idle, or one of its graph modes) is copied:
+// x_{j,t} on the job side, y_{j,t} on the slot side, and x = y is dualised with prices
+// pi_{j,t,m} (idle is priced 0: both sides pick exactly one choice per (job, slot), so a
+// common shift of a (job, slot)'s prices cancels). Then, for every pi,
+//
+//   D(pi) = sum_j min_{path of j} sum_t pi_{j,t,x_{j,t}}                       (path DP)
+//         + sum_t min_{pattern y_t} [ SlotCostUsd_t(base + PUE sum_j P_{y_{j,t}})
+//                                      - sum_j pi_{j,t,y_{j,t}} ]              (slot oracle)
+//
+// is a lower bound on the optimum (weak duality), where a pattern picks one choice per job
+// active in slot t with its GPUs within the capacity and its load within the site cap. The
+// slot side keeps what the LP loses: integral packings of modes into the GPUs, and the
+// exact (convex, kinked) power cost of the slot's load instead of its linearisation.
+//
+// With a battery (S6) its net power b_t (charging > 0) is copied as well: the slot side
+// picks (pattern, b) at SlotCostUsd_t(L + b) - rho_t b, the battery side is the exact
+// battery DP (battery_dp.h; wear and SoC limits) at linear prices rho_t b. This is weaker
+// than it looks: priced linearly, the battery works as free storage between the patterns
+// mixed in one slot, so on the small instances the S6 bound stays at the Lagrangian's
+// (the engine keeps the larger of the two).
+//
+// The slot oracle enumerates the patterns, which are fixed, once: each keeps its cost (with
+// a battery, its cost at the few b where the minimum over b can lie), so an evaluation is a
+// sum of prices per pattern. Rule (`Build`): the decomposition is used when the scenario
+// has checkpoint graphs (S4, S6 have; S3 has not) and the patterns of all slots, counted as
+// (pattern, active job) entries, fit the budget (DecompositionOptions::max_pattern_entries,
+// 2^20; the paper case has 20880: 435 patterns per slot, 2 jobs). Elsewhere the engine
+// keeps today's relaxation: patterns grow exponentially with the jobs that share a slot,
+// and an iteration costs one pass over them.
+//
+// The multipliers pi are raised by the volume algorithm (Barahona and Anbil, Math. Prog.
+// 87, 2000), which also yields x-bar, a convex combination of the two sides' choices (a
+// fractional primal). It starts from the Lagrangian multipliers: pi_{j,t,m} = lambda_t PUE
+// P_m + mu_t n_m gives the same job side as the Lagrangian dual and a slot side at least as
+// high (each pattern is one point of the Lagrangian's load band, at most the capacity), so
+// without a battery D(pi_0) >= the Lagrangian bound at (lambda, mu). The battery's copy
+// starts at rho = lambda.
+#ifndef CKPTDP_DISPATCH_INTERNAL_DECOMPOSITION_H_
+#define CKPTDP_DISPATCH_INTERNAL_DECOMPOSITION_H_
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "ckptdp/engine.h"
+#include "dispatch/internal/evaluation.h"
+#include "dispatch/internal/lagrangian.h"
+#include "dispatch/internal/solver_log.h"
+#include "dispatch/internal/stop_rules.h"
+
+namespace ckptdp::internal {
+
+struct DecompositionOptions {
+  int max_iterations = 1000;
+  double gap = 1e-4;  // stop once RelativeGap(target, bound) <= gap
+  // Affordability budget of the slot oracle: (pattern, active job) entries over all slots.
+  int64_t max_pattern_entries = int64_t{1} << 20;
+};
+
+// The multipliers of the copies. job[j][(t - release_j) * M_j + m]: graph mode m of job j
+// in slot t (USD). battery[t]: the battery's net power in slot t (USD per kW; empty
+// without a battery).
+struct DecompositionPrices {
+  std::vector<std::vector<double>> job;
+  std::vector<double> battery;
+};
+
+// One evaluation of D(pi) and the choices that attain it (choice 0: idle, m + 1: mode m).
+struct DecompositionPoint {
+  double value = 0;
+  double job_side = 0, slot_side = 0, battery_side = 0;
+  std::vector<std::vector<int>> job_choice;         // [j][t - release_j]
+  std::vector<std::vector<int>> slot_choice;        // [j][t - release_j]
+  std::vector<double> slot_battery_kw, battery_kw;  // the two copies of b_t (battery only)
+  std::vector<PathSolution> plans;                  // the job side's paths
+};
+
+class DecompositionBound {
+ public:
+  // Enumerates the slot patterns; std::nullopt if the rule above says not affordable.
+  static std::optional<DecompositionBound> Build(const ScenarioContext& context,
+                                                 const DecompositionOptions& options);
+
+  // pi from Lagrangian multipliers (lambda USD/kW, mu USD/GPU): the warm start.
+  DecompositionPrices FromLagrangian(const std::vector<double>& lambda,
+                                     const std::vector<double>& mu) const;
+
+  // D(pi); false if some job has no path (the scenario is infeasible: no bound).
+  bool Evaluate(const DecompositionPrices& pi, DecompositionPoint& out);
+
+  int64_t pattern_entries() const { return entries_; }
+  // The battery's power P (kW) when its net power is copied, else 0.
+  double battery_power_kw() const { return candidates_ > 1 ? c_->power.battery.power_kw : 0.0; }
+
+ private:
+  // With a battery a pattern's slot cost min_b SlotCostUsd(L + b) - rho b is convex in b
+  // with its minimum at b_lo = max(-P, -L), at P or where L + b meets the renewables, so
+  // each pattern keeps those candidates (cost, b): for each, the value is linear in rho.
+  struct Slot {
+    std::vector<int> jobs;          // active jobs
+    std::vector<int> price_offset;  // per active job: offset of its idle entry in `table`
+    std::vector<int32_t> entry;     // patterns x jobs: offset into `table` of the choice
+    std::vector<double> cost;       // patterns x candidates: SlotCostUsd(L + b)
+    std::vector<double> net_kw;     // patterns x candidates: b (0 without battery)
+    std::vector<double> table;      // per active job: 0 (idle), then its mode prices
+  };
+  explicit DecompositionBound(const ScenarioContext& context)
+      : c_(&context), work_(context.num_jobs()) {}
+
+  const ScenarioContext* c_;
+  std::vector<JobWorkspace> work_;  // the job side's DP scratch, one per job
+  std::vector<Slot> slots_;
+  std::vector<EdgeCosts> costs_;
+  int64_t entries_ = 0;
+  int candidates_ = 1;  // per pattern: 1 without battery, 4 with
+};
+
+struct DecompositionOutcome {
+  double bound = 0;
+  int iterations = 0;
+  DecompositionPrices prices;  // at the best bound
+  // x-bar of the volume algorithm, per job [(t - release) * (M + 1) + choice]: the
+  // average of the two sides' choices, weights summing to 1 per (job, slot).
+  std::vector<std::vector<double>> x_bar;
+};
+
+// Offered the job side's paths every few iterations (primal recovery); returns the
+// incumbent's cost afterwards, the new target.
+using OfferPlans = std::function<absl::StatusOr<double>(const std::vector<PathSolution>&)>;
+
+// Raises D from the warm start `pi0` towards `target` (the incumbent's cost) with the
+// volume algorithm, until RelativeGap(target, bound) <= options.gap, max_iterations or the
+// deadline. std::nullopt if a job has no path.
+absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
+    DecompositionBound& bound, DecompositionPrices pi0, double target,
+    const DecompositionOptions& options, const Deadline& deadline, const OfferPlans& offer = {});
+
+// ---- Engine hook (SolveScenario, between the root Lagrangian and branch and bound): when
+// the root gap is open and the rule allows it, runs the decomposition warm-started from
+// root.multipliers and returns its bound (-infinity when it did not run). The job
+// side's paths are repaired into schedules on the way (RepairPlans, local search) and
+// replace root.incumbent when cheaper. If the bound closes the gap, root.lower_bound takes
+// it and root.status becomes kOptimal, so branch and bound has nothing left to do.
+// Otherwise root.lower_bound is left to branch and bound, whose best-first order and node
+// bounds build on the Lagrangian root bound (a higher inherited bound would tie its open
+// nodes and turn the order into creation order), and the caller applies the decomposition
+// bound after it with KeepDecompositionBound. No-op when
+// options.decomposition_iterations == 0.
+absl::StatusOr<double> TightenByDecomposition(const ScenarioContext& context, Workspaces& work,
+                                              const SolveOptions& options, const Deadline& deadline,
+                                              SolverLog& log, EngineOutcome& root);
+
+// outcome.lower_bound = max(itself, bound), and kOptimal if that closes the gap.
+void KeepDecompositionBound(const SolveOptions& options, double bound, EngineOutcome& outcome);
+
+}  // namespace ckptdp::internal
+
+#endif  // CKPTDP_DISPATCH_INTERNAL_DECOMPOSITION_H_
