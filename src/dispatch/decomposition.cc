@@ -386,7 +386,8 @@ absl::StatusOr<double> TightenByDecomposition(const ScenarioContext& c, Workspac
   if (options.decomposition_iterations <= 0 || !root.incumbent || root.multipliers.empty()) {
     return -kInf;
   }
-  if (root.status == SolveStatus::kInfeasible || StoppedEarly(root.status)) {
+  if (root.status == SolveStatus::kInfeasible || root.status == SolveStatus::kTimeLimit ||
+      root.status == SolveStatus::kInterrupted) {
     return -kInf;
   }
   if (RelativeGap(root.incumbent->cost_usd, root.lower_bound) <= options.gap) return -kInf;
