@@ -30,7 +30,7 @@ struct SolveOptions {
   int neighbourhood_stall_rounds = 100;  // neighbourhood search: stop after this many rounds
                                          // per job (at least 100) without improvement (0 = none)
   double log_every_s = 0.0;       // log one line per iteration (0) or at most every N seconds
-  bool diagnose_capacity = true;  // when no schedule is found, search the least GPU capacity
+  bool diagnose_capacity = true;  // when no schedule is found, search the binding site limit
   std::ostream* log = nullptr;    // the solver log (iteration, bound, incumbent, gap, time)
 };
 
