@@ -3,8 +3,11 @@
 #include <iostream>
 #include <memory>
 
-#include "absl/strings/str_cat.h"
+#include <string>
+#include <vector>
+
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "ckptdp/check.h"
 #include "ckptdp/export.h"
 #include "ckptdp/instance.h"
@@ -42,16 +45,16 @@ absl::Status ReadBackAndCheck(const LoadedInstance& in, Scenario scenario,
 // a battery whose state of charge never moves. When --scenario was left out, this names
 // the scenarios whose model the solution does fit, or says that the default was used.
 std::string ScenarioHint(const LoadedInstance& in, Scenario tried, const std::string& text) {
-  std::string fits;
+  std::vector<std::string> fits;
   for (Scenario s : AllScenarios()) {
-    if (s == tried || !ReadBackAndCheck(in, s, text).ok()) continue;
-    fits += absl::StrCat(fits.empty() ? "" : ", ", ScenarioName(s));
+    if (s != tried && ReadBackAndCheck(in, s, text).ok()) fits.push_back(ScenarioName(s));
   }
   if (!fits.empty()) {
     return absl::StrFormat(
         "hint: --scenario was not given, so the solution was read as %s; read as %s it passes "
-        "the checker: the solution may be from another scenario; pass --scenario\n",
-        ScenarioName(tried), fits);
+        "the checker: the solution may be from another scenario; pass --scenario %s\n",
+        ScenarioName(tried), absl::StrJoin(fits, " or "),
+        fits.size() == 1 ? fits[0] : absl::StrJoin(fits, "|"));
   }
   return absl::StrFormat(
       "hint: --scenario was not given, so the solution was read as %s; if it comes from "
