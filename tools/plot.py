@@ -7,7 +7,10 @@ The kind of INPUT is detected from its contents:
 
   result JSON     (ckptdp solve --out)    balance-<S>: 24-h source-load-storage-grid balance
                                           (Fig. 8); jobs-<S>: GPUs, AIDC power and checkpoint
-                                          progress per job (Figs. 10-11). With --modes, also
+                                          progress per job (Figs. 10-11); above 7 jobs, a heat
+                                          map of GPUs per job and slot, the power of the 6
+                                          jobs with the most energy and of the others, and
+                                          the share of jobs finished. With --modes, also
                                           modes-<S>: the mode space with the modes used marked.
   modes JSON      (ckptdp modes --json)   modes: feasible and effective modes per job (Fig. 9)
   sweep JSON      (ckptdp sweep --json)   sweep-<param>: cost, green share and curtailment vs
@@ -29,6 +32,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only; never a display
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
+from matplotlib.colors import LogNorm  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
@@ -271,7 +275,10 @@ def plot_jobs_aggregated(doc, out_dir, formats):
     grid = [[gpus[j][t] if gpus[j][t] > 0 else float("nan") for t in range(n)] for j in order]
     cmap = plt.get_cmap("viridis").copy()
     cmap.set_bad("white")  # a job that is not running: no colour
-    image = ax_g.imshow(grid, aspect="auto", interpolation="nearest", cmap=cmap,
+    # Jobs span three orders of magnitude in GPUs (8 to thousands): a log scale shows both.
+    running = [v for row in grid for v in row if v == v]
+    norm = LogNorm(vmin=max(min(running, default=1), 1), vmax=max(max(running, default=1), 2))
+    image = ax_g.imshow(grid, aspect="auto", interpolation="nearest", cmap=cmap, norm=norm,
                         extent=(0, n * step_h, len(jobs), 0))
     colorbar = fig.colorbar(image, ax=ax_g, pad=0.01, fraction=0.04)
     colorbar.set_label("GPUs")
