@@ -177,6 +177,18 @@ def per_job_slots(doc, n):
     return gpus, it_kw, progress
 
 
+def jobs_view(doc):
+    """What the jobs figures draw: slots, site, slot length (h), slot count, slot starts and
+    edges (h), jobs, and per job its GPUs, IT kW and progress (per_job_slots)."""
+    slots = doc["slots"]
+    site = doc["site"]
+    step_h = site["step_minutes"] / 60.0
+    n = len(slots)
+    x0 = [t * step_h for t in range(n)]
+    return (slots, site, step_h, n, x0, slot_edges(n, step_h), doc["jobs"],
+            *per_job_slots(doc, n))
+
+
 # Above this many jobs, one colour and one legend entry per job no longer reads: the jobs
 # figure aggregates (a heat map of GPUs per job and slot, the top jobs and "others").
 MAX_NAMED_JOBS = len(JOB_COLORS)
@@ -188,14 +200,7 @@ def plot_jobs(doc, out_dir, formats):
     if len(doc["jobs"]) > MAX_NAMED_JOBS:
         plot_jobs_aggregated(doc, out_dir, formats)
         return
-    slots = doc["slots"]
-    site = doc["site"]
-    step_h = site["step_minutes"] / 60.0
-    n = len(slots)
-    x0 = [t * step_h for t in range(n)]
-    edges = slot_edges(n, step_h)
-    jobs = doc["jobs"]
-    gpus, it_kw, progress = per_job_slots(doc, n)
+    slots, site, step_h, n, x0, edges, jobs, gpus, it_kw, progress = jobs_view(doc)
 
     fig, (ax_g, ax_p, ax_c) = plt.subplots(3, 1, figsize=(9, 8), sharex=True)
     bottom = [0] * n
@@ -255,14 +260,7 @@ def plot_jobs_aggregated(doc, out_dir, formats):
     (jobs sorted by release, then by first run), AIDC power of the TOP_JOBS jobs with the
     most energy and of all others together, and every job's progress as a faint line with
     the share of jobs finished."""
-    slots = doc["slots"]
-    site = doc["site"]
-    step_h = site["step_minutes"] / 60.0
-    n = len(slots)
-    x0 = [t * step_h for t in range(n)]
-    edges = slot_edges(n, step_h)
-    jobs = doc["jobs"]
-    gpus, it_kw, progress = per_job_slots(doc, n)
+    slots, site, step_h, n, x0, edges, jobs, gpus, it_kw, progress = jobs_view(doc)
 
     fig, (ax_g, ax_p, ax_c) = plt.subplots(
         3, 1, figsize=(9, 9.5), sharex=True, gridspec_kw={"height_ratios": [1.5, 1, 1]})
