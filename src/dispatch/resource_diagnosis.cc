@@ -146,10 +146,10 @@ class StepSearch {
                             Num(Value(least - 1)), unit_);
     } else if (least > 1) {
       absl::StrAppendFormat(&text,
-                            "; from %s to %s %s none was found at the %d of %d values tried "
-                            "(in steps of %s %s), the others were not tried",
-                            Num(Value(0)), Num(Value(least - 1)), unit_, tried, least, Num(step_),
-                            unit_);
+                            "; of the %d values from %s to %s %s (in steps of %s), %d %s tried, "
+                            "without a schedule; the others were not tried",
+                            least, Num(Value(0)), Num(Value(least - 1)), unit_, Num(step_), tried,
+                            tried == 1 ? "was" : "were");
     }
     const std::optional<int> proven = GreatestProvenBelow(least);
     if (!proven) {
