@@ -1,6 +1,6 @@
 #include "cli/solve_options.h"
 
-#include <cerrno>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 
@@ -14,9 +14,9 @@ std::string CheckSolveOptionValue(const SolveOptionSpec& spec, const std::string
   const std::string hint =
       fraction ? absl::StrFormat("; --%s is a fraction, e.g. 0.01 for 1 %%", spec.name) : "";
   char* end = nullptr;
-  errno = 0;
   const double value = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || std::isspace(text.front())) {
+  if (text.empty() || end != text.c_str() + text.size() ||
+      std::isspace(static_cast<unsigned char>(text.front())) != 0) {
     return absl::StrFormat("\"%s\" is not a number%s", text, hint);
   }
   if (!std::isfinite(value)) return absl::StrFormat("%s is not a finite number%s", text, hint);
