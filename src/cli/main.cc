@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "cli/commands.h"
 
 namespace {
@@ -20,16 +21,19 @@ std::string SubcommandList(const std::vector<ckptdp::cli::Command>& commands) {
 
 // CLI11 takes a first word that is no subcommand for a stray argument and says only that
 // "A subcommand is required": this names the word and lists the subcommands. Empty if
-// the first argument is a subcommand or a flag (--help), which CLI11 handles.
+// the first argument is a subcommand or a help flag, which CLI11 handles.
 std::string SubcommandError(int argc, char** argv,
                             const std::vector<ckptdp::cli::Command>& commands) {
   if (argc < 2) return "a subcommand is required, one of: " + SubcommandList(commands);
   const std::string first = argv[1];
-  if (!first.empty() && first[0] == '-') return "";
+  if (first == "-h" || first == "--help" || first == "--help-all") return "";
   for (const ckptdp::cli::Command& c : commands) {
     if (c.app->check_name(first)) return "";
   }
-  return "unknown subcommand \"" + first + "\"; expected one of: " + SubcommandList(commands);
+  const bool flag = !first.empty() && first[0] == '-';
+  return absl::StrCat(flag ? "unknown option \"" : "unknown subcommand \"", first,
+                      flag ? "\"; expected a subcommand first, one of: " : "\"; expected one of: ",
+                      SubcommandList(commands));
 }
 
 }  // namespace

@@ -233,6 +233,7 @@ TEST_CASE("Usage errors exit 2 with a message", "[cli]") {
   const std::vector<std::vector<std::string>> cases = {
       {},                                                     // no subcommand
       {"frobnicate"},                                         // unknown subcommand
+      {"--version"},                                          // unknown option, no subcommand
       {"solve", paper, "--bogus"},                            // unknown flag
       {"solve"},                                              // missing instance
       {"solve", paper, "--out"},                              // flag without its argument
