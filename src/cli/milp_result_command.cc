@@ -2,7 +2,6 @@
 // CBC solution of `ckptdp export`'s model back into a result and checks it independently.
 #include <iostream>
 #include <memory>
-
 #include <string>
 #include <vector>
 

@@ -79,7 +79,14 @@ class StepSearch {
     seen_[0] = proven_at_start ? Probe::kProvenInfeasible : Probe::kNotFound;
   }
 
-  double Value(int k) const { return start_ + k * step_; }
+  // The instance's own value at k = 0; the other steps sit on whole multiples of the
+  // step (whole nodes), so that 1150 GPUs are followed by 1152, not by 1158.
+  double Value(int k) const {
+    if (k == 0) return start_;
+    const double above = std::floor(start_ / step_) * step_ + step_;  // least multiple > start
+    const double below = std::ceil(start_ / step_) * step_ - step_;   // largest multiple < start
+    return k > 0 ? above + (k - 1) * step_ : below + (k + 1) * step_;
+  }
 
   Probe At(int k) {
     if (auto it = seen_.find(k); it != seen_.end()) return it->second;
@@ -207,7 +214,8 @@ std::string DiagnoseResources(const Instance& instance, const std::vector<JobMod
     StepSearch power(
         instance, prober, "kW", site.site_power_cap_kw, step_kw, site.base_load_kw + step_kw,
         [](Instance& copy, double kw) { copy.site.site_power_cap_kw = kw; }, proven_infeasible);
-    const int hi = static_cast<int>(std::ceil((ample_kw - site.site_power_cap_kw) / step_kw));
+    // The first step at or above the ample cap.
+    const int hi = static_cast<int>(std::ceil((ample_kw - site.site_power_cap_kw) / step_kw)) + 1;
     if (power.At(hi) == Probe::kFeasible) {
       power.Narrow(hi);
       power.ProveBelow();
