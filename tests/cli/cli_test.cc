@@ -6,12 +6,12 @@
 
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -460,20 +460,23 @@ TEST_CASE("The capacity diagnosis names the least capacity found and agrees with
   TempDir dir;
   const std::string diagnosis = Diagnosis(PaperCopy(dir, 1152), "S6", dir);
   INFO("diagnosis: " << diagnosis);
-  std::smatch m;
-  const std::regex full(
-      "GPU capacity: with (\\d+) GPUs a feasible schedule exists; from 1152 to (\\d+) GPUs "
-      "none was found(; with (\\d+) GPUs or fewer infeasibility is proven)?");
-  if (std::regex_search(diagnosis, m, full)) {
-    const int found = std::stoi(m[1]), none_up_to = std::stoi(m[2]);
+  // No std::regex: GCC 12 under AddressSanitizer warns inside it (GCC bug 105616).
+  const std::size_t at = diagnosis.find("GPU capacity: with ");
+  REQUIRE(at != std::string::npos);
+  int found = 0, none_up_to = 0, proven = 0;
+  const int fields = std::sscanf(diagnosis.c_str() + at,
+                                 "GPU capacity: with %d GPUs a feasible schedule exists; from "
+                                 "1152 to %d GPUs none was found; with %d GPUs or fewer",
+                                 &found, &none_up_to, &proven);
+  if (fields >= 2) {
     CHECK(found == 1280);
     CHECK(none_up_to == found - 8);
-    if (m[4].matched) CHECK(std::stoi(m[4]) < found);
+    if (fields == 3) CHECK(proven < found);
   } else {
     // A machine too slow to try every capacity within the budget says so.
-    CHECK(Contains(diagnosis, "GPU capacity: with "));
     CHECK(Contains(diagnosis, "the others were not tried"));
   }
+}
 }
 
 TEST_CASE("Writing into a missing directory fails and leaves nothing behind", "[cli]") {
