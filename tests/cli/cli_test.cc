@@ -477,7 +477,6 @@ TEST_CASE("The capacity diagnosis names the least capacity found and agrees with
     CHECK(Contains(diagnosis, "the others were not tried"));
   }
 }
-}
 
 TEST_CASE("Writing into a missing directory fails and leaves nothing behind", "[cli]") {
   TempDir dir;
