@@ -7,7 +7,10 @@ The kind of INPUT is detected from its contents:
 
   result JSON     (ckptdp solve --out)    balance-<S>: 24-h source-load-storage-grid balance
                                           (Fig. 8); jobs-<S>: GPUs, AIDC power and checkpoint
-                                          progress per job (Figs. 10-11). With --modes, also
+                                          progress per job (Figs. 10-11); above 7 jobs, a heat
+                                          map of GPUs per job and slot, the power of the 6
+                                          jobs with the most energy and of the others, and
+                                          the share of jobs finished. With --modes, also
                                           modes-<S>: the mode space with the modes used marked.
   modes JSON      (ckptdp modes --json)   modes: feasible and effective modes per job (Fig. 9)
   sweep JSON      (ckptdp sweep --json)   sweep-<param>: cost, green share and curtailment vs
@@ -29,6 +32,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only; never a display
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
+from matplotlib.colors import LogNorm  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
@@ -173,15 +177,30 @@ def per_job_slots(doc, n):
     return gpus, it_kw, progress
 
 
-def plot_jobs(doc, out_dir, formats):
+def jobs_view(doc):
+    """What the jobs figures draw: slots, site, slot length (h), slot count, slot starts and
+    edges (h), jobs, and per job its GPUs, IT kW and progress (per_job_slots)."""
     slots = doc["slots"]
     site = doc["site"]
     step_h = site["step_minutes"] / 60.0
     n = len(slots)
     x0 = [t * step_h for t in range(n)]
-    edges = slot_edges(n, step_h)
-    jobs = doc["jobs"]
-    gpus, it_kw, progress = per_job_slots(doc, n)
+    return (slots, site, step_h, n, x0, slot_edges(n, step_h), doc["jobs"],
+            *per_job_slots(doc, n))
+
+
+# Above this many jobs, one colour and one legend entry per job no longer reads: the jobs
+# figure aggregates (a heat map of GPUs per job and slot, the top jobs and "others").
+MAX_NAMED_JOBS = len(JOB_COLORS)
+TOP_JOBS = 6
+C_OTHERS = "#b0bec5"
+
+
+def plot_jobs(doc, out_dir, formats):
+    if len(doc["jobs"]) > MAX_NAMED_JOBS:
+        plot_jobs_aggregated(doc, out_dir, formats)
+        return
+    slots, site, step_h, n, x0, edges, jobs, gpus, it_kw, progress = jobs_view(doc)
 
     fig, (ax_g, ax_p, ax_c) = plt.subplots(3, 1, figsize=(9, 8), sharex=True)
     bottom = [0] * n
@@ -231,6 +250,77 @@ def plot_jobs(doc, out_dir, formats):
     ax_c.set_xlim(0, n * step_h)
     ax_c.set_xticks(range(0, int(n * step_h) + 1, max(1, int(n * step_h) // 12)))
     for ax in (ax_g, ax_p, ax_c):
+        ax.grid(axis="y", alpha=0.3)
+    fig.align_ylabels()
+    save(fig, out_dir, f"jobs-{doc['scenario']}", formats)
+
+
+def plot_jobs_aggregated(doc, out_dir, formats):
+    """The jobs figure for many jobs, at a fixed size: GPUs per job and slot as a heat map
+    (jobs sorted by release, then by first run), AIDC power of the TOP_JOBS jobs with the
+    most energy and of all others together, and every job's progress as a faint line with
+    the share of jobs finished."""
+    slots, site, step_h, n, x0, edges, jobs, gpus, it_kw, progress = jobs_view(doc)
+
+    fig, (ax_g, ax_p, ax_c) = plt.subplots(
+        3, 1, figsize=(9, 9.5), sharex=True, gridspec_kw={"height_ratios": [1.5, 1, 1]})
+
+    def first_start(j):
+        return min((r["start_slot"] for r in jobs[j]["runs"]), default=n)
+
+    order = sorted(range(len(jobs)), key=lambda j: (jobs[j].get("release_slot", 0),
+                                                    first_start(j), jobs[j]["name"]))
+    grid = [[gpus[j][t] if gpus[j][t] > 0 else float("nan") for t in range(n)] for j in order]
+    cmap = plt.get_cmap("viridis").copy()
+    cmap.set_bad("white")  # a job that is not running: no colour
+    # Jobs span three orders of magnitude in GPUs (8 to thousands): a log scale shows both.
+    running = [v for row in grid for v in row if v == v]
+    norm = LogNorm(vmin=max(min(running, default=1), 1), vmax=max(max(running, default=1), 2))
+    image = ax_g.imshow(grid, aspect="auto", interpolation="nearest", cmap=cmap, norm=norm,
+                        extent=(0, n * step_h, len(jobs), 0))
+    colorbar = fig.colorbar(image, ax=ax_g, pad=0.01, fraction=0.04)
+    colorbar.set_label("GPUs")
+    ax_g.set_ylabel(f"job ({len(jobs)}, by release\nand first run)")
+    peak = max(sum(g[t] for g in gpus) for t in range(n))
+    ax_g.set_title(f"{result_title(doc)}\nGPUs per job and slot (white: not running); "
+                   f"peak {peak} of {site['gpu_capacity']} GPUs")
+
+    energy = [sum(v) for v in it_kw]
+    top = sorted(range(len(jobs)), key=lambda j: (-energy[j], jobs[j]["name"]))[:TOP_JOBS]
+    bottom = [site["base_load_kw"]] * n
+    bars(ax_p, x0, step_h, bottom, [0.0] * n, color="#e0e0e0", label="base load")
+    for i, j in enumerate(top):
+        share = [site["pue"] * v for v in it_kw[j]]
+        bars(ax_p, x0, step_h, share, bottom, color=JOB_COLORS[i % len(JOB_COLORS)],
+             label=jobs[j]["name"])
+        bottom = [b + v for b, v in zip(bottom, share)]
+    others = [site["pue"] * sum(it_kw[j][t] for j in range(len(jobs)) if j not in top)
+              for t in range(n)]
+    bars(ax_p, x0, step_h, others, bottom, color=C_OTHERS,
+         label=f"{len(jobs) - len(top)} other jobs")
+    step_line(ax_p, edges, [s["aidc_kw"] for s in slots], color="black", linewidth=1.4,
+              label="AIDC load")
+    ax_p.axhline(site["site_cap_kw"], color="black", linestyle="--", linewidth=1,
+                 label=f"site cap {site['site_cap_kw']:.0f} kW")
+    ax_p.set_ylabel("AIDC power (kW)\n(PUE x IT; top jobs\nby energy)")
+    ax_p.set_ylim(0, site["site_cap_kw"] * 1.45)  # room for the legend
+    ax_p.legend(loc="upper left", ncol=3, fontsize=7, framealpha=0.9)
+
+    for j, job in enumerate(jobs):
+        k = max(job["segments"], 1)
+        ax_c.plot(edges, [v / k for v in progress[j]], color="#546e7a", linewidth=0.6,
+                  alpha=0.25)
+    finished = [sum(1 for j, job in enumerate(jobs) if progress[j][t] >= job["segments"] - 1e-9)
+                / len(jobs) for t in range(n + 1)]
+    ax_c.plot(edges, finished, color="black", linewidth=1.8, label="share of jobs finished")
+    ax_c.plot([], [], color="#546e7a", linewidth=0.6, label="one job's progress")
+    ax_c.set_ylim(0, 1.05)
+    ax_c.set_ylabel("progress\n(share of the day's work)")
+    ax_c.set_xlabel("hour")
+    ax_c.legend(loc="upper left", fontsize=7)
+    ax_c.set_xlim(0, n * step_h)
+    ax_c.set_xticks(range(0, int(n * step_h) + 1, max(1, int(n * step_h) // 12)))
+    for ax in (ax_p, ax_c):
         ax.grid(axis="y", alpha=0.3)
     fig.align_ylabels()
     save(fig, out_dir, f"jobs-{doc['scenario']}", formats)

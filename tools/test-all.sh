@@ -34,6 +34,15 @@ for f in result modes scenarios sweep; do
   /usr/bin/python3 tools/plot.py "$plots/$f.json" --out-dir "$plots/img" --modes "$plots/modes.json"
 done
 ls "$plots/img"
+# Above a handful of jobs the jobs figure aggregates (heat map, top jobs and "others") and
+# keeps its size: one legend entry per job once made a 256-job figure 4458 px tall.
+$b generate --jobs 32 --hours 24 --seed 1 -o "$plots/many.json" > /dev/null
+$b solve "$plots/many.json" --scenario S4 --time-limit 10 --quiet --out "$plots/many-result.json"
+/usr/bin/python3 tools/plot.py "$plots/many-result.json" --out-dir "$plots/many" --formats png
+/usr/bin/python3 -c 'import sys, matplotlib.image as m
+h, w = m.imread(sys.argv[1]).shape[:2]
+sys.exit(0 if h <= 1200 and w <= 1200 else f"jobs figure of 32 jobs is {w}x{h} px")' \
+  "$plots/many/jobs-S4.png"
 
 echo "== documentation: every command in README.md and docs/ runs as shown (docs/doc-tests.md)"
 /usr/bin/python3 tools/check-docs-format.py

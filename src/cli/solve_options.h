@@ -1,5 +1,5 @@
 // Registers the engine's options (SolveOptionSpecs) as flags on a subcommand, so help
-// text, defaults and ranges come from the one table in engine.h.
+// text, defaults, ranges and integrality come from the one table in engine.h.
 #ifndef CKPTDP_CLI_SOLVE_OPTIONS_H_
 #define CKPTDP_CLI_SOLVE_OPTIONS_H_
 
@@ -7,20 +7,17 @@
 #include <string>
 
 #include "CLI/CLI.hpp"
-#include "absl/strings/str_format.h"
 #include "ckptdp/engine.h"
 
 namespace ckptdp::cli {
 
-inline void AddSolveOptionFlags(CLI::App* app, std::shared_ptr<SolveOptions> options) {
-  for (const SolveOptionSpec& spec : SolveOptionSpecs()) {
-    const std::string help = absl::StrFormat("%s (default %g, range [%g, %g])", spec.doc,
-                                             spec.default_value, spec.min_value, spec.max_value);
-    app->add_option_function<double>(
-           "--" + spec.name, [options, set = spec.set](double v) { set(*options, v); }, help)
-        ->check(CLI::Range(spec.min_value, spec.max_value));
-  }
-}
+// "" if `text` is a valid value of the option `spec`, else why not, for a message that
+// CLI11 prefixes with the flag ("--threads: ..."). Strict: "2.5" for an integer option,
+// "1%" or "3x" are refused, never rounded or cut short.
+std::string CheckSolveOptionValue(const SolveOptionSpec& spec, const std::string& text);
+
+// One flag per SolveOptionSpec, checked by CheckSolveOptionValue and stored in `options`.
+void AddSolveOptionFlags(CLI::App* app, std::shared_ptr<SolveOptions> options);
 
 }  // namespace ckptdp::cli
 

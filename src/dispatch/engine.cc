@@ -15,6 +15,7 @@
 #include "dispatch/internal/evaluation.h"
 #include "dispatch/internal/infeasibility.h"
 #include "dispatch/internal/lagrangian.h"
+#include "dispatch/internal/resource_diagnosis.h"
 #include "dispatch/internal/solver_log.h"
 #include "dispatch/internal/stop_rules.h"
 
@@ -59,70 +60,6 @@ void FillFromEvaluated(const Instance& instance, internal::Evaluated e, double r
   r.load = std::move(e.load);
   r.power = std::move(e.power);
   r.schedule = std::move(e.schedule);
-}
-
-// When no schedule fits, finds the least GPU capacity (in whole nodes) at which the engine
-// does find one, and the largest at which infeasibility is proven, by bisection on quick
-// solves. Fig. 12(b) of the paper is this question: 768-1152 GPUs fail, 1280 succeed.
-// The search spends at most `remaining_s`, what is left of the caller's time limit.
-std::string DiagnoseCapacity(const Instance& instance, Scenario scenario,
-                             const SolveOptions& options, double remaining_s) {
-  const int node = instance.site.gpus_per_node;
-  SolveOptions quick;
-  quick.gap = 1e-2;
-  quick.max_iterations = options.max_iterations;
-  quick.threads = options.threads;
-  quick.diagnose_capacity = false;
-  quick.max_nodes = 0;  // a probe asks for a schedule, not for a proof of its optimality
-  const double budget_s = std::min(std::max(2.0, options.time_limit_s / 4), remaining_s);
-  quick.time_limit_s = std::min(std::max(1.0, std::min(10.0, options.time_limit_s / 8)), budget_s);
-  const Clock::time_point until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                                     std::chrono::duration<double>(budget_s));
-  // 0: proven infeasible, 1: feasible, 2: unknown, 3: bad input (e.g. baseline > capacity)
-  auto probe = [&](int capacity) {
-    Instance copy = instance;
-    copy.site.gpu_capacity = capacity;
-    absl::StatusOr<Result> r = SolveScenario(copy, scenario, quick);
-    if (!r.ok()) return 3;
-    if (!r->schedule.jobs.empty()) return 1;
-    return r->status == SolveStatus::kInfeasible ? 0 : 2;
-  };
-  int low = instance.site.gpu_capacity;  // known not to work
-  int high = -1;
-  for (int cap = std::max(node, 2 * low / node * node); Clock::now() < until; cap *= 2) {
-    if (cap > 10'000'000) break;
-    if (probe(cap) == 1) {
-      high = cap;
-      break;
-    }
-    low = cap;
-  }
-  if (high < 0 && Clock::now() >= until) {
-    return absl::StrFormat("none found within the time limit (tried up to %d GPUs)", low);
-  }
-  if (high < 0) return "no GPU capacity up to the search limit made the instance feasible";
-  while (high - low > node && Clock::now() < until) {
-    const int mid = (low + high) / 2 / node * node;
-    if (mid <= low) break;
-    (probe(mid) == 1 ? high : low) = mid;
-  }
-  int proven = -1;
-  for (int cap = low; cap >= node && Clock::now() < until; cap -= node) {
-    const int p = probe(cap);
-    if (p == 0) {
-      proven = cap;
-      break;
-    }
-    if (p == 3) break;
-  }
-  std::string text = absl::StrFormat("with %d GPUs a feasible schedule exists", high);
-  if (high - low <= node) {
-    absl::StrAppendFormat(&text, "; with %d none was found", low);
-  }
-  if (proven > 0) {
-    absl::StrAppendFormat(&text, "; with %d or fewer GPUs infeasibility is proven", proven);
-  }
-  return text;
 }
 
 }  // namespace
@@ -329,9 +266,11 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
     // The time limit covers the diagnosis too (--time-limit is honoured within a second).
     const double remaining_s =
         options.time_limit_s - std::chrono::duration<double>(Clock::now() - start).count();
-    r.diagnosis += "\nGPU capacity: " +
-                   (remaining_s > 0 ? DiagnoseCapacity(instance, scenario, options, remaining_s)
-                                    : std::string("not searched, the time limit was reached"));
+    r.diagnosis +=
+        "\n" + (remaining_s > 0
+                    ? internal::DiagnoseResources(instance, modes, scenario, options, remaining_s,
+                                                  r.status == SolveStatus::kInfeasible)
+                    : std::string("site limits: not searched, the time limit was reached"));
   }
   r.gap =
       r.status == SolveStatus::kInfeasible ? 0.0 : RelativeGap(r.objective_usd, r.lower_bound_usd);

@@ -72,7 +72,21 @@ inline std::size_t EditDistance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-// The known key closest to `key` if it is close enough to be a typo, else "".
+// True if `part` is a whole underscore-separated run of words at either end of `key`:
+// "deadline" in "deadline_slot", "pauses" in "max_pauses", but not "dead" in "deadline".
+inline bool IsWordAffix(std::string_view part, std::string_view key) {
+  if (part.empty() || part.size() >= key.size()) return false;
+  const bool prefix = key.substr(0, part.size()) == part && key[part.size()] == '_';
+  const bool suffix =
+      key.substr(key.size() - part.size()) == part && key[key.size() - part.size() - 1] == '_';
+  return prefix || suffix;
+}
+
+// The known key that `key` was probably meant to be, or "" if none stands out. A typo is
+// within a third of the key's length in edit distance ("layer" -> "layers"); a key with a
+// word left out or added ("deadline" -> "deadline_slot", "release_slot_index" ->
+// "release_slot") is too far in edit distance, so a unique key that has `key` as its
+// leading or trailing words (or the other way round) is suggested as well.
 inline std::string_view ClosestKey(std::string_view key,
                                    const std::vector<std::string_view>& known) {
   if (key.size() > 100) return {};  // not a typo, and keeps the O(n m) distance cheap
@@ -86,7 +100,14 @@ inline std::string_view ClosestKey(std::string_view key,
     }
   }
   const std::size_t allowed = std::max<std::size_t>(1, std::min(key.size(), best.size()) / 3);
-  return best_distance <= allowed ? best : std::string_view();
+  if (best_distance <= allowed) return best;
+  std::string_view affix_match;
+  for (std::string_view candidate : known) {
+    if (!IsWordAffix(key, candidate) && !IsWordAffix(candidate, key)) continue;
+    if (!affix_match.empty()) return {};  // ambiguous: the caller lists every key
+    affix_match = candidate;
+  }
+  return affix_match;
 }
 
 inline absl::Status ExpectObject(const Json& value, std::string_view path) {
