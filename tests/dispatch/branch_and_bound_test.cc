@@ -7,7 +7,7 @@
 
 #include "ckptdp/engine.h"
 #include "dispatch/internal/dual.h"
-#include "dispatch/internal/reference_path.h"
+#include "support/reference_path.h"
 #include "support/paths.h"
 
 namespace ckptdp::internal {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ckptdp/report.h"
 #include "ckptdp/result.h"
 
 namespace ckptdp {

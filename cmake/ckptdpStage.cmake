@@ -1,0 +1,70 @@
+# One library target per pipeline stage (docs/architecture.md).
+#
+#   ckptdp_add_stage(<stage> SOURCES <src/<stage>/...cc> [STAGES <stages below>]
+#                    [PUBLIC <libraries>] [PRIVATE <libraries>])
+#
+# makes the OBJECT library ckptdp_<stage> (and ckptdp_fuzz_<stage> in a CKPTDP_FUZZ build).
+# What a stage's sources can #include is what enforces the one-way arrows:
+#   - its public headers sit in include/<stage>/ckptdp/, an include root that only the stage
+#     and the stages linking it (STAGES, transitively) are given;
+#   - its private headers (src/<stage>/internal/, included as "<stage>/internal/x.h") are
+#     reached through a per-stage root in the build tree that holds one symbolic link,
+#     <stage> -> src/<stage>, so no other stage can reach them.
+# An #include of a stage that is not linked therefore does not resolve, and the build fails.
+# The objects of all stages go into the one installed library, ckptdp::ckptdp.
+
+set(CKPTDP_STAGE_VARIANTS ckptdp)
+if(CKPTDP_FUZZ)
+  list(APPEND CKPTDP_STAGE_VARIANTS ckptdp_fuzz)
+endif()
+
+# Gives `target` the private include root of `stage`: "<stage>/..." resolves, nothing else
+# under src/ does.
+function(ckptdp_private_include_root target stage)
+  set(root ${PROJECT_BINARY_DIR}/stage-private/${stage})
+  if(NOT EXISTS ${root}/${stage})
+    file(MAKE_DIRECTORY ${root})
+    file(CREATE_LINK ${PROJECT_SOURCE_DIR}/src/${stage} ${root}/${stage} SYMBOLIC)
+  endif()
+  target_include_directories(${target} PRIVATE ${root})
+endfunction()
+
+function(ckptdp_add_stage stage)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;STAGES;PUBLIC;PRIVATE")
+  set(stage_objects)
+  foreach(variant IN LISTS CKPTDP_STAGE_VARIANTS)
+    set(target ${variant}_${stage})
+    add_library(${target} OBJECT ${arg_SOURCES})
+    set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    target_include_directories(${target}
+      PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include/${stage}>)
+    ckptdp_private_include_root(${target} ${stage})
+    target_compile_options(${target} PRIVATE ${CKPTDP_WARNINGS})
+    if(variant STREQUAL "ckptdp_fuzz")
+      target_compile_options(${target} PRIVATE ${CKPTDP_FUZZ_FLAGS} -fsanitize=fuzzer-no-link)
+    endif()
+    list(TRANSFORM arg_STAGES PREPEND ${variant}_ OUTPUT_VARIABLE lower_stages)
+    target_link_libraries(${target} PUBLIC ${lower_stages} ${arg_PUBLIC} PRIVATE ${arg_PRIVATE})
+  endforeach()
+  set_property(GLOBAL APPEND PROPERTY CKPTDP_STAGES ${stage})
+endfunction()
+
+# Include roots of every stage's public headers, for the combined library and for install.
+function(ckptdp_public_include_dirs out)
+  get_property(stages GLOBAL PROPERTY CKPTDP_STAGES)
+  set(dirs)
+  foreach(stage IN LISTS stages)
+    list(APPEND dirs ${PROJECT_SOURCE_DIR}/include/${stage})
+  endforeach()
+  set(${out} ${dirs} PARENT_SCOPE)
+endfunction()
+
+# The objects of every stage of `variant`, as sources for a combined library.
+function(ckptdp_stage_objects out variant)
+  get_property(stages GLOBAL PROPERTY CKPTDP_STAGES)
+  set(objects)
+  foreach(stage IN LISTS stages)
+    list(APPEND objects $<TARGET_OBJECTS:${variant}_${stage}>)
+  endforeach()
+  set(${out} ${objects} PARENT_SCOPE)
+endfunction()
