@@ -10,7 +10,6 @@ double RelativeGap(double incumbent, double bound) {
   return (incumbent - bound) / std::max(1.0, std::abs(incumbent));
 }
 
-
 const char* SolveStatusName(SolveStatus status) {
   switch (status) {
     case SolveStatus::kOptimal:
