@@ -3,7 +3,8 @@
 #   ckptdp_add_stage(<stage> SOURCES <src/<stage>/...cc> [STAGES <stages below>]
 #                    [PUBLIC <libraries>] [PRIVATE <libraries>])
 #
-# makes the OBJECT library ckptdp_<stage> (and ckptdp_fuzz_<stage> in a CKPTDP_FUZZ build).
+# makes the OBJECT library ckptdp_<stage> (and, in a CKPTDP_FUZZ build, ckptdp_fuzz_<stage>
+# for the stages in CKPTDP_FUZZ_STAGES).
 # What a stage's sources can #include is what enforces the one-way arrows:
 #   - its public headers sit in include/<stage>/ckptdp/, an include root that only the stage
 #     and the stages linking it (STAGES, transitively) are given;
@@ -13,10 +14,10 @@
 # An #include of a stage that is not linked therefore does not resolve, and the build fails.
 # The objects of all stages go into the one installed library, ckptdp::ckptdp.
 
-set(CKPTDP_STAGE_VARIANTS ckptdp)
-if(CKPTDP_FUZZ)
-  list(APPEND CKPTDP_STAGE_VARIANTS ckptdp_fuzz)
-endif()
+# The fuzzer (fuzz/instance_fuzzer.cc) drives the instance loader and the mode model: only
+# these stages are compiled a second time with its instrumentation. The list must stay closed
+# downwards (every stage a listed stage links is listed).
+set(CKPTDP_FUZZ_STAGES core instance workload modes)
 
 # Gives `target` the private include root of `stage`: "<stage>/..." resolves, nothing else
 # under src/ does.
@@ -31,8 +32,11 @@ endfunction()
 
 function(ckptdp_add_stage stage)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;STAGES;PUBLIC;PRIVATE")
-  set(stage_objects)
-  foreach(variant IN LISTS CKPTDP_STAGE_VARIANTS)
+  set(variants ckptdp)
+  if(CKPTDP_FUZZ AND stage IN_LIST CKPTDP_FUZZ_STAGES)
+    list(APPEND variants ckptdp_fuzz)
+  endif()
+  foreach(variant IN LISTS variants)
     set(target ${variant}_${stage})
     add_library(${target} OBJECT ${arg_SOURCES})
     set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
@@ -49,9 +53,13 @@ function(ckptdp_add_stage stage)
   set_property(GLOBAL APPEND PROPERTY CKPTDP_STAGES ${stage})
 endfunction()
 
-# Include roots of every stage's public headers, for the combined library and for install.
+# Include roots of the public headers of `stages` (default: every stage), for a combined
+# library and for install.
 function(ckptdp_public_include_dirs out)
   get_property(stages GLOBAL PROPERTY CKPTDP_STAGES)
+  if(ARGN)
+    set(stages ${ARGN})
+  endif()
   set(dirs)
   foreach(stage IN LISTS stages)
     list(APPEND dirs ${PROJECT_SOURCE_DIR}/include/${stage})
@@ -59,9 +67,13 @@ function(ckptdp_public_include_dirs out)
   set(${out} ${dirs} PARENT_SCOPE)
 endfunction()
 
-# The objects of every stage of `variant`, as sources for a combined library.
+# The objects of `stages` (default: every stage) of `variant`, as sources for a combined
+# library.
 function(ckptdp_stage_objects out variant)
   get_property(stages GLOBAL PROPERTY CKPTDP_STAGES)
+  if(ARGN)
+    set(stages ${ARGN})
+  endif()
   set(objects)
   foreach(stage IN LISTS stages)
     list(APPEND objects $<TARGET_OBJECTS:${variant}_${stage}>)
