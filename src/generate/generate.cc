@@ -1,4 +1,4 @@
-// Instance generator (include/ckptdp/generate.h). The rules and their reasons are in
+// Instance generator (include/generate/ckptdp/generate.h). The rules and their reasons are in
 // docs/generator.md; this file follows its sections: options, random numbers, jobs,
 // baselines and site, series.
 //
