@@ -5,6 +5,8 @@
 // priced by multipliers) is solved to optimality, so that the engine's dual bound is valid.
 // Both reduce to one dynamic program over the battery's state of charge whose value
 // functions are convex piecewise linear and are carried exactly (no SoC discretisation).
+// The record of a dispatch (PowerSlot, PowerDispatch) is part of a Result (ckptdp/result.h),
+// so that stages which only read results need not link this one.
 #ifndef CKPTDP_POWER_H_
 #define CKPTDP_POWER_H_
 
