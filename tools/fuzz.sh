@@ -21,8 +21,10 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${root}/build-fuzz"
 jobs="$(nproc 2>/dev/null || echo 2)"
 
+# CKPTDP_WERROR=ON in the environment (as tools/test-all.sh sets it) makes warnings errors.
 CC=clang CXX=clang++ cmake -S "${root}" -B "${build}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCKPTDP_FUZZ=ON -DCKPTDP_BUILD_TESTS=OFF -DCKPTDP_BUILD_BENCH=OFF >/dev/null
+  -DCKPTDP_FUZZ=ON -DCKPTDP_BUILD_TESTS=OFF -DCKPTDP_BUILD_BENCH=OFF \
+  -DCKPTDP_WERROR="${CKPTDP_WERROR:-OFF}" >/dev/null
 cmake --build "${build}" --target instance_fuzzer -j "${jobs}"
 
 seeds="${build}/seeds"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it (.ci/run): installs the dependencies, builds, runs
-# every Catch2 test through CTest, then the sanitizer build of the same suite, the plotting
+# The whole test suite, as CI runs it (.ci/run): installs the dependencies, checks the C++
+# formatting, builds with warnings as errors (CKPTDP_WERROR), runs every Catch2 test through
+# CTest (failing if none is found), then the sanitizer build of the same suite, the plotting
 # script on a small result, every command the docs show (tools/doc-commands.py), the
 # installed-package example and a short fuzzing run.
 # Usage: tools/test-all.sh            (from the repository root or anywhere)
@@ -10,10 +11,19 @@ jobs=$(nproc)
 
 bash tools/install-deps.sh
 
+# Warnings are errors in CI (CKPTDP_WERROR, off by default for users); tools/sanitize.sh and
+# tools/fuzz.sh read the same variable.
+export CKPTDP_WERROR=ON
+
+echo "== clang-format (C++ sources only: never Markdown or data)"
+find src include tests bench fuzz examples -type f \( -name '*.cc' -o -name '*.h' \) -print0 |
+  xargs -0 clang-format --dry-run -Werror
+
 echo "== release build and tests"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCKPTDP_WERROR=ON
 cmake --build build -j "$jobs"
-ctest --test-dir build --output-on-failure -j "$jobs"
+# --no-tests=error: a build that registers no test (a broken discovery) fails instead of passing.
+ctest --test-dir build --output-on-failure --no-tests=error -j "$jobs"
 
 if [ -x tools/sanitize.sh ]; then
   echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"

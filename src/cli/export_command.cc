@@ -7,6 +7,7 @@
 #include "ckptdp/export.h"
 #include "ckptdp/instance.h"
 #include "ckptdp/modes.h"
+#include "ckptdp/report.h"
 #include "cli/commands.h"
 #include "cli/load.h"
 

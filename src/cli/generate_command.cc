@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "ckptdp/generate.h"
 #include "ckptdp/instance.h"
+#include "ckptdp/report.h"
 #include "ckptdp/result.h"
 #include "cli/commands.h"
 

@@ -11,6 +11,7 @@
 #include "ckptdp/export.h"
 #include "ckptdp/instance.h"
 #include "ckptdp/modes.h"
+#include "ckptdp/report.h"
 #include "ckptdp/result.h"
 #include "cli/commands.h"
 #include "cli/load.h"

@@ -6,6 +6,7 @@
 
 #include "ckptdp/check.h"
 #include "ckptdp/engine.h"
+#include "ckptdp/report.h"
 #include "ckptdp/result.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"

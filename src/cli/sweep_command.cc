@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "ckptdp/report.h"
 #include "ckptdp/sweep.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"

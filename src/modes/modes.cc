@@ -85,6 +85,29 @@ std::vector<int> ParetoPrune(std::vector<Mode>& modes) {
   return effective;
 }
 
+std::vector<ParallelLayout> FeasibleLayouts(const Job& job, const Site& site,
+                                            const ModelCoefficients& model) {
+  std::vector<ParallelLayout> out;
+  // Computed once, not in the loop headers: Divisors is linear in its argument (batch up
+  // to 10^6) and the inner loop runs once per (p, q).
+  const std::vector<int> layer_divisors = Divisors(job.layers);
+  const std::vector<int> head_divisors = Divisors(job.heads);
+  const std::vector<int> batch_divisors = Divisors(job.batch);
+  for (int p : layer_divisors) {
+    for (int q : head_divisors) {
+      if (q > site.gpus_per_node) break;
+      for (int d : batch_divisors) {
+        const ParallelLayout a{p, q, d};
+        if (static_cast<long long>(p) * q * d > site.gpu_capacity) break;
+        if (!LayoutDefect(job, site, model, a).empty()) continue;
+        if (ModeMemoryGb(job, model, a) > site.gpu_memory_gb) continue;
+        out.push_back(a);
+      }
+    }
+  }
+  return out;
+}
+
 absl::StatusOr<JobModes> BuildJobModes(const Instance& instance, int job_index) {
   const Job& job = instance.jobs[job_index];
   const Site& site = instance.site;
@@ -104,24 +127,10 @@ absl::StatusOr<JobModes> BuildJobModes(const Instance& instance, int job_index) 
 
   JobModes out;
   out.workload = ComputeWorkload(job, model);
-  // Computed once, not in the loop headers: Divisors is linear in its argument (batch up
-  // to 10^6) and the inner loop runs once per (p, q).
-  const std::vector<int> layer_divisors = Divisors(job.layers);
-  const std::vector<int> head_divisors = Divisors(job.heads);
-  const std::vector<int> batch_divisors = Divisors(job.batch);
-  for (int p : layer_divisors) {
-    for (int q : head_divisors) {
-      if (q > site.gpus_per_node) break;
-      for (int d : batch_divisors) {
-        const ParallelLayout a{p, q, d};
-        if (static_cast<long long>(p) * q * d > site.gpu_capacity) break;
-        if (!LayoutDefect(job, site, model, a).empty()) continue;
-        Mode m = DescribeMode(job, site, model, a);
-        if (m.memory_gb > site.gpu_memory_gb) continue;
-        m.baseline = (a == job.baseline);
-        out.feasible.push_back(m);
-      }
-    }
+  for (const ParallelLayout& a : FeasibleLayouts(job, site, model)) {
+    Mode m = DescribeMode(job, site, model, a);
+    m.baseline = (a == job.baseline);
+    out.feasible.push_back(m);
   }
 
   // eta_0: given, or calibrated so that the baseline completes C_j exactly in the job's

@@ -1,7 +1,7 @@
 // Result files: the JSON object, the per-slot CSV, the human summary and atomic writes.
 // The formats are documented field by field in docs/result-format.md; the checker parses
 // exactly the JSON written here, so a key is never renamed without updating both.
-#include "ckptdp/result.h"
+#include "ckptdp/report.h"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -7,8 +7,8 @@
 
 #include "ckptdp/engine.h"
 #include "dispatch/internal/dual.h"
-#include "dispatch/internal/reference_path.h"
 #include "support/paths.h"
+#include "support/reference_path.h"
 
 namespace ckptdp::internal {
 namespace {

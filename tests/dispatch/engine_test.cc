@@ -5,6 +5,7 @@
 
 #include "ckptdp/check.h"
 #include "ckptdp/engine.h"
+#include "ckptdp/report.h"
 #include "ckptdp/workload.h"
 #include "support/paths.h"
 
@@ -141,7 +142,7 @@ TEST_CASE("A job whose deadline no mode can meet is infeasible and diagnosed", "
     CHECK_THAT(r->diagnosis, Catch::StartsWith("job LLM-A-13B cannot finish"));
     CHECK_THAT(r->diagnosis, Catch::Contains("window [0, 2) has 2"));
     // The capacity search runs too and reports what it found.
-    CHECK_THAT(r->diagnosis, Catch::Contains("\nGPU capacity: "));
+    CHECK_THAT(r->diagnosis, Catch::Contains("\nsite limits: "));
   }
   SECTION("S1: the baseline runs past the deadline") {
     options.diagnose_capacity = false;

@@ -16,7 +16,7 @@
 #include "ckptdp/modes.h"
 #include "dispatch/internal/edge_costs.h"
 #include "dispatch/internal/path_dp.h"
-#include "dispatch/internal/reference_path.h"
+#include "support/reference_path.h"
 
 namespace ckptdp::internal {
 namespace {

@@ -8,6 +8,7 @@
 
 #include "ckptdp/check.h"
 #include "ckptdp/engine.h"
+#include "ckptdp/report.h"
 #include "support/paths.h"
 
 namespace ckptdp {

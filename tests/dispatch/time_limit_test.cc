@@ -12,6 +12,7 @@
 #include "ckptdp/engine.h"
 #include "ckptdp/generate.h"
 #include "ckptdp/modes.h"
+#include "ckptdp/report.h"
 #include "ckptdp/result.h"
 
 namespace ckptdp {

@@ -25,6 +25,7 @@
 #include "ckptdp/engine.h"
 #include "ckptdp/instance.h"
 #include "ckptdp/modes.h"
+#include "ckptdp/report.h"
 #include "support/paths.h"
 
 namespace ckptdp {

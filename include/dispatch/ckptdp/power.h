@@ -5,6 +5,8 @@
 // priced by multipliers) is solved to optimality, so that the engine's dual bound is valid.
 // Both reduce to one dynamic program over the battery's state of charge whose value
 // functions are convex piecewise linear and are carried exactly (no SoC discretisation).
+// The record of a dispatch (PowerSlot, PowerDispatch) is part of a Result (ckptdp/result.h),
+// so that stages which only read results need not link this one.
 #ifndef CKPTDP_POWER_H_
 #define CKPTDP_POWER_H_
 
@@ -12,6 +14,8 @@
 #include <vector>
 
 #include "ckptdp/instance.h"
+#include "ckptdp/result.h"
+#include "ckptdp/status.h"
 
 namespace ckptdp {
 
@@ -26,25 +30,6 @@ struct PowerInputs {
 
   static PowerInputs FromInstance(const Instance& instance, bool use_battery);
   int Slots() const { return static_cast<int>(renewable_kw.size()); }
-};
-
-// One slot of a power dispatch (all kW averaged over the slot, SoC at the slot's end).
-struct PowerSlot {
-  double aidc_kw = 0;
-  double renewable_used_kw = 0;
-  double curtailment_kw = 0;
-  double grid_kw = 0;
-  double charge_kw = 0;
-  double discharge_kw = 0;
-  double soc_kwh = 0;
-};
-
-struct PowerDispatch {
-  std::vector<PowerSlot> slots;
-  double grid_cost_usd = 0;
-  double curtailment_cost_usd = 0;
-  double battery_cost_usd = 0;
-  double TotalCostUsd() const { return grid_cost_usd + curtailment_cost_usd + battery_cost_usd; }
 };
 
 // Least-cost dispatch of a fixed AIDC load (kW per slot). Without the battery this is the

@@ -1,4 +1,4 @@
-// Status conventions shared by every stage of ckptdp.
+// Status conventions shared by every stage of ckptdp (the core stage, below all others).
 //
 // Two statuses, as in HiGHS: absl::Status says whether a call worked (bad input,
 // I/O failure, internal error); SolveStatus says what a successful solve proved.
@@ -46,6 +46,10 @@ enum class SolveStatus {
 // True for the statuses that say why the search stopped early (time, iteration or node
 // limit, interrupt): such a result may come without an incumbent.
 bool StoppedEarly(SolveStatus status);
+
+// Relative gap as reported everywhere: (incumbent - bound) / max(1, |incumbent|). The one
+// gap rule: kOptimal means this is within the requested gap.
+double RelativeGap(double incumbent, double bound);
 
 // A C string (not string_view): Debian's Abseil has its own absl::string_view, which
 // absl::StrCat would not accept from a std::string_view.

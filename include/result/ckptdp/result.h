@@ -1,37 +1,40 @@
-// Result: a solved scenario, its metrics (Table IV) and its file formats.
+// Result: what a solved scenario is -- its schedule, load, power dispatch and metrics (Table IV).
 //
-// The JSON and CSV formats are documented in docs/result-format.md. Output files are
-// written atomically (temporary file, then rename) so a failure never leaves a partial file.
+// The `result` stage sits between the graph and the stages that make or read results:
+// dispatch fills a Result, export decodes a MILP solution into one, report writes it out
+// (ckptdp/report.h). The power dispatch record lives here, and the dispatch stage computes
+// it (ckptdp/power.h), so that report and export need not link the solver.
 #ifndef CKPTDP_RESULT_H_
 #define CKPTDP_RESULT_H_
 
-#include <filesystem>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "ckptdp/instance.h"
-#include "ckptdp/modes.h"
-#include "ckptdp/power.h"
+#include "ckptdp/scenario.h"
 #include "ckptdp/schedule.h"
 #include "ckptdp/status.h"
 
 namespace ckptdp {
 
-// The six scenarios of Table III.
-enum class Scenario { kS1 = 1, kS2, kS3, kS4, kS5, kS6 };
-
-struct ScenarioTraits {
-  bool battery;         // BESS dispatched
-  bool checkpoints;     // the checkpoint-state graph (S3 has none)
-  bool variable_modes;  // any effective mode, not just the baseline
-  bool waiting;         // checkpoint waiting allowed
+// One slot of a power dispatch (all kW averaged over the slot, SoC at the slot's end).
+struct PowerSlot {
+  double aidc_kw = 0;
+  double renewable_used_kw = 0;
+  double curtailment_kw = 0;
+  double grid_kw = 0;
+  double charge_kw = 0;
+  double discharge_kw = 0;
+  double soc_kwh = 0;
 };
-ScenarioTraits TraitsOf(Scenario scenario);
-const char* ScenarioName(Scenario scenario);                    // "S1" .. "S6"
-const char* ScenarioDescription(Scenario scenario);             // "Fixed baseline", ...
-absl::StatusOr<Scenario> ParseScenario(std::string_view text);  // "S4", "s4", "4"
-std::vector<Scenario> AllScenarios();
+
+struct PowerDispatch {
+  std::vector<PowerSlot> slots;
+  double grid_cost_usd = 0;
+  double curtailment_cost_usd = 0;
+  double battery_cost_usd = 0;
+  double TotalCostUsd() const { return grid_cost_usd + curtailment_cost_usd + battery_cost_usd; }
+};
 
 // Table IV's columns, defined exactly in docs/result-format.md.
 struct Metrics {
@@ -86,21 +89,6 @@ struct Result {
   SolverStats solver;
   std::string diagnosis;  // why, when infeasible
 };
-
-// Relative gap as reported everywhere: (incumbent - bound) / max(1, |incumbent|).
-double RelativeGap(double incumbent, double bound);
-
-// One JSON object as documented in docs/result-format.md.
-std::string ResultToJson(const Instance& instance, const std::vector<JobModes>& modes,
-                         const Result& result);
-// Per-slot table: slot,renewable_kw,price_usd_per_mwh,aidc_kw,grid_kw,curtailment_kw,...
-std::string SlotsCsv(const Instance& instance, const Result& result);
-// A short human summary (scenario, status, objective, bound, gap, metrics, runs per job).
-std::string HumanSummary(const Instance& instance, const std::vector<JobModes>& modes,
-                         const Result& result);
-
-// Writes `contents` to `path` through a temporary file in the same directory and a rename.
-absl::Status WriteFileAtomically(const std::filesystem::path& path, std::string_view contents);
 
 }  // namespace ckptdp
 

@@ -1,6 +1,6 @@
 // Architectures as published; docs/generator.md gives the source of every row. Only the
 // FFN width of the GPT-3 and Pythia rows (4 h) and padded vocabularies are derived.
-#include "instance/internal/model_zoo.h"
+#include "generate/internal/model_zoo.h"
 
 namespace ckptdp::instance_internal {
 namespace {

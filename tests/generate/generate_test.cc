@@ -1,4 +1,4 @@
-// The instance generator (include/ckptdp/generate.h, docs/generator.md).
+// The instance generator (include/generate/ckptdp/generate.h, docs/generator.md).
 #include "ckptdp/generate.h"
 
 #include <sys/wait.h>

@@ -1,4 +1,4 @@
-#include "dispatch/internal/reference_path.h"
+#include "support/reference_path.h"
 
 #include <algorithm>
 #include <tuple>

@@ -1,5 +1,5 @@
 // The six scenarios of Table III: their names, descriptions and what each one enables.
-#include "ckptdp/result.h"
+#include "ckptdp/scenario.h"
 
 #include <array>
 #include <string>

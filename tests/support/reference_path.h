@@ -5,8 +5,8 @@
 // cost, current block length, pauses used). It shares no code with PathSolver beyond the
 // graph and the cost arrays, so agreement between the two is evidence that the fast DP is
 // right. It is slow (explicit edges, shared_ptr labels) and only meant for small graphs.
-#ifndef CKPTDP_DISPATCH_INTERNAL_REFERENCE_PATH_H_
-#define CKPTDP_DISPATCH_INTERNAL_REFERENCE_PATH_H_
+#ifndef CKPTDP_TESTS_SUPPORT_REFERENCE_PATH_H_
+#define CKPTDP_TESTS_SUPPORT_REFERENCE_PATH_H_
 
 #include "ckptdp/graph.h"
 #include "dispatch/internal/edge_costs.h"
@@ -21,4 +21,4 @@ PathSolution ReferenceShortestPath(const CheckpointGraph& graph, const EdgeCosts
 
 }  // namespace ckptdp::internal
 
-#endif  // CKPTDP_DISPATCH_INTERNAL_REFERENCE_PATH_H_
+#endif  // CKPTDP_TESTS_SUPPORT_REFERENCE_PATH_H_

@@ -45,6 +45,12 @@ double StructuralEfficiency(const Job& job, const Site& site, const ModelCoeffic
 std::string LayoutDefect(const Job& job, const Site& site, const ModelCoefficients& model,
                          const ParallelLayout& layout);
 
+// Every runnable layout of `job` (LayoutDefect empty) that fits in GPU memory (eq. 11-12),
+// in increasing (p, q, d): the layouts of the feasible modes. The generator picks its
+// baselines among them too.
+std::vector<ParallelLayout> FeasibleLayouts(const Job& job, const Site& site,
+                                            const ModelCoefficients& model);
+
 // Marks `effective` on each mode: kept unless another has no more GPUs, no more power,
 // at least the throughput, and is strictly better in one (eq. 15). Returns their indices.
 std::vector<int> ParetoPrune(std::vector<Mode>& modes);

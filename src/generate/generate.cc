@@ -1,4 +1,4 @@
-// Instance generator (include/ckptdp/generate.h). The rules and their reasons are in
+// Instance generator (include/generate/ckptdp/generate.h). The rules and their reasons are in
 // docs/generator.md; this file follows its sections: options, random numbers, jobs,
 // baselines and site, series.
 //
@@ -19,7 +19,7 @@
 #include "absl/strings/str_format.h"
 #include "ckptdp/modes.h"
 #include "ckptdp/workload.h"
-#include "instance/internal/model_zoo.h"
+#include "generate/internal/model_zoo.h"
 
 namespace ckptdp {
 namespace {
@@ -140,33 +140,19 @@ struct JobPlan {
   int layout_rank = 0;  // 0 = the most efficient layout of the chosen GPU count
 };
 
-std::vector<int> Divisors(int x) {
-  std::vector<int> out;
-  for (int i = 1; i <= x; ++i) {
-    if (x % i == 0) out.push_back(i);
-  }
-  return out;
-}
-
-// Every runnable layout that fits in memory, grouped by GPU count, on an unbounded site.
-// Baselines keep to power-of-two tensor parallelism, as operators' recipes do (the modes
-// stage may still use q = 7 for a 56-head model; a baseline at q = 7 looks odd).
+// Every runnable layout that fits in memory (the modes stage's FeasibleLayouts), grouped by
+// GPU count, on an unbounded site. Baselines keep to power-of-two tensor parallelism, as
+// operators' recipes do (the modes stage may still use q = 7 for a 56-head model; a
+// baseline at q = 7 looks odd).
 std::vector<GpuGroup> RunnableLayouts(const Job& job, const Site& site,
                                       const ModelCoefficients& model) {
   std::vector<GpuGroup> groups;
-  for (int p : Divisors(job.layers)) {
-    for (int q : Divisors(job.heads)) {
-      if ((q & (q - 1)) != 0) continue;
-      for (int d : Divisors(job.batch)) {
-        const ParallelLayout a{p, q, d};
-        if (!LayoutDefect(job, site, model, a).empty()) continue;
-        if (ModeMemoryGb(job, model, a) > site.gpu_memory_gb) continue;
-        auto it = std::find_if(groups.begin(), groups.end(),
-                               [&](const GpuGroup& g) { return g.gpus == a.Gpus(); });
-        if (it == groups.end()) it = groups.insert(groups.end(), GpuGroup{a.Gpus(), {}});
-        it->layouts.push_back({a, StructuralEfficiency(job, site, model, a)});
-      }
-    }
+  for (const ParallelLayout& a : FeasibleLayouts(job, site, model)) {
+    if ((a.q & (a.q - 1)) != 0) continue;
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const GpuGroup& g) { return g.gpus == a.Gpus(); });
+    if (it == groups.end()) it = groups.insert(groups.end(), GpuGroup{a.Gpus(), {}});
+    it->layouts.push_back({a, StructuralEfficiency(job, site, model, a)});
   }
   std::sort(groups.begin(), groups.end(),
             [](const GpuGroup& x, const GpuGroup& y) { return x.gpus < y.gpus; });

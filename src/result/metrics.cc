@@ -6,10 +6,6 @@
 
 namespace ckptdp {
 
-double RelativeGap(double incumbent, double bound) {
-  return (incumbent - bound) / std::max(1.0, std::abs(incumbent));
-}
-
 Metrics ComputeMetrics(const Instance& instance, const PowerDispatch& power, const SlotLoad& load,
                        double reference_cost_usd) {
   const double dt = instance.time.StepHours();

@@ -1,6 +1,14 @@
+// The two statuses' names and the gap rule (ckptdp/status.h).
 #include "ckptdp/status.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace ckptdp {
+
+double RelativeGap(double incumbent, double bound) {
+  return (incumbent - bound) / std::max(1.0, std::abs(incumbent));
+}
 
 const char* SolveStatusName(SolveStatus status) {
   switch (status) {
