@@ -128,15 +128,22 @@ DecompositionPrices DecompositionBound::FromLagrangian(const std::vector<double>
 }
 
 bool DecompositionBound::Evaluate(const DecompositionPrices& prices, DecompositionPoint& out) {
+  if (!SolveJobSide(prices, out)) return false;
+  SolveSlotSide(prices, out);
+  if (!SolveBatterySide(prices, out)) return false;
+  out.value = out.job_side + out.slot_side + out.battery_side;
+  return true;
+}
+
+bool DecompositionBound::SolveJobSide(const DecompositionPrices& prices, DecompositionPoint& out) {
   const std::vector<std::vector<double>>& pi = prices.job;
   const ScenarioContext& c = *c_;
   const Instance& in = *c.instance;
   out.job_side = 0;
-  out.slot_side = 0;
   out.job_choice.resize(c.num_jobs());
   out.slot_choice.resize(c.num_jobs());
   out.plans.resize(c.num_jobs());
-  // Job side: the path DP with the copy prices as per-(mode, slot) edge costs.
+  // The path DP with the copy prices as per-(mode, slot) edge costs.
   for (int j = 0; j < c.num_jobs(); ++j) {
     const Job& job = in.jobs[j];
     const JobSubproblem& sub = *c.jobs[j];
@@ -160,7 +167,15 @@ bool DecompositionBound::Evaluate(const DecompositionPrices& prices, Decompositi
     PlanChoices(c, j, plan.runs, out.job_choice[j]);
     out.slot_choice[j].assign(job.deadline_slot - job.release_slot, 0);
   }
-  // Slot side: the cheapest pattern of each slot at the prices.
+  return true;
+}
+
+void DecompositionBound::SolveSlotSide(const DecompositionPrices& prices, DecompositionPoint& out) {
+  const std::vector<std::vector<double>>& pi = prices.job;
+  const ScenarioContext& c = *c_;
+  const Instance& in = *c.instance;
+  out.slot_side = 0;
+  // The cheapest pattern of each slot at the prices.
   out.slot_battery_kw.assign(candidates_ > 1 ? c.slots() : 0, 0.0);
   for (int t = 0; t < c.slots(); ++t) {
     Slot& s = slots_[t];
@@ -213,7 +228,12 @@ bool DecompositionBound::Evaluate(const DecompositionPrices& prices, Decompositi
       out.slot_choice[j][t - in.jobs[j].release_slot] = s.entry[best_p * n + k] - s.price_offset[k];
     }
   }
-  // Battery side: its own SoC dynamics, wear and the copy's prices (the exact DP).
+}
+
+bool DecompositionBound::SolveBatterySide(const DecompositionPrices& prices,
+                                          DecompositionPoint& out) const {
+  const ScenarioContext& c = *c_;
+  // Its own SoC dynamics, wear and the copy's prices (the exact DP).
   out.battery_side = 0;
   out.battery_kw.clear();
   if (candidates_ > 1) {
@@ -228,9 +248,140 @@ bool DecompositionBound::Evaluate(const DecompositionPrices& prices, Decompositi
     out.battery_side = dp->value_usd;
     out.battery_kw = std::move(dp->net_kw);
   }
-  out.value = out.job_side + out.slot_side + out.battery_side;
   return true;
 }
+
+namespace {
+
+// The volume algorithm's averages (x-bar): per job the two sides' choice distributions u
+// (job side) and y (slot side) over choices 0..M per slot of its window, and the battery
+// copies' averages in units of the battery power P. It also forms the direction (the
+// subgradient at x-bar) and blends in each new point.
+class VolumeAverages {
+ public:
+  VolumeAverages(const DecompositionPrices& pi0, const DecompositionPoint& point, double power_kw)
+      : jobs_(static_cast<int>(pi0.job.size())),
+        coords_(static_cast<int>(pi0.battery.size())),
+        power_kw_(power_kw),
+        window_(jobs_),
+        modes_(jobs_),
+        u_bar_(jobs_),
+        y_bar_(jobs_),
+        bb_bar_(coords_),
+        bs_bar_(coords_) {
+    // Modes per job and window length, from the price layout and the choices.
+    for (int j = 0; j < jobs_; ++j) {
+      window_[j] = static_cast<int>(point.job_choice[j].size());
+      modes_[j] = window_[j] > 0 ? static_cast<int>(pi0.job[j].size()) / window_[j] : 0;
+    }
+    OneHot(point.job_choice, u_bar_);
+    OneHot(point.slot_choice, y_bar_);
+    for (int i = 0; i < coords_; ++i) {
+      bb_bar_[i] = Copy(point.battery_kw, i);
+      bs_bar_[i] = Copy(point.slot_battery_kw, i);
+    }
+  }
+
+  // Writes the subgradient at x-bar into `direction` (u_bar - y_bar over the priced
+  // choices, battery minus slot side for the battery copies); returns its squared norm.
+  double Direction(DecompositionPrices& direction) const {
+    double norm = 0;
+    for (int j = 0; j < jobs_; ++j) {
+      const int stride = modes_[j] + 1;
+      for (int i = 0; i < window_[j]; ++i) {
+        for (int m = 0; m < modes_[j]; ++m) {
+          const double v = u_bar_[j][i * stride + m + 1] - y_bar_[j][i * stride + m + 1];
+          direction.job[j][static_cast<size_t>(i) * modes_[j] + m] = v;
+          norm += v * v;
+        }
+      }
+    }
+    for (int i = 0; i < coords_; ++i) {
+      direction.battery[i] = bb_bar_[i] - bs_bar_[i];
+      norm += direction.battery[i] * direction.battery[i];
+    }
+    return norm;
+  }
+
+  // With g the subgradient at `point` and v the `direction`: g . v (whether they agree),
+  // and the alpha in [alpha_max / 10, alpha_max] that minimises |alpha g + (1 - alpha) v|.
+  struct Blend {
+    double g_dot_v = 0;
+    double alpha = 0;
+  };
+  Blend Weigh(const DecompositionPoint& point, const DecompositionPrices& direction,
+              double alpha_max) const {
+    double g_dot_v = 0, gv_gv = 0, v_gv = 0;
+    auto accumulate = [&](double g, double v) {
+      g_dot_v += g * v;
+      gv_gv += (g - v) * (g - v);
+      v_gv += v * (g - v);
+    };
+    for (int j = 0; j < jobs_; ++j) {
+      for (int i = 0; i < window_[j]; ++i) {
+        const int ju = point.job_choice[j][i], sy = point.slot_choice[j][i];
+        for (int m = 0; m < modes_[j]; ++m) {
+          accumulate((ju == m + 1 ? 1.0 : 0.0) - (sy == m + 1 ? 1.0 : 0.0),
+                     direction.job[j][static_cast<size_t>(i) * modes_[j] + m]);
+        }
+      }
+    }
+    for (int i = 0; i < coords_; ++i) {
+      accumulate(Copy(point.battery_kw, i) - Copy(point.slot_battery_kw, i), direction.battery[i]);
+    }
+    double alpha = gv_gv > 0 ? -v_gv / gv_gv : alpha_max;
+    alpha = std::clamp(alpha, alpha_max / 10, alpha_max);
+    return {g_dot_v, alpha};
+  }
+
+  // x-bar <- (1 - alpha) x-bar + alpha point.
+  void Add(const DecompositionPoint& point, double alpha) {
+    for (int j = 0; j < jobs_; ++j) {
+      const int stride = modes_[j] + 1;
+      for (double& x : u_bar_[j]) x *= 1 - alpha;
+      for (double& x : y_bar_[j]) x *= 1 - alpha;
+      for (int i = 0; i < window_[j]; ++i) {
+        u_bar_[j][i * stride + point.job_choice[j][i]] += alpha;
+        y_bar_[j][i * stride + point.slot_choice[j][i]] += alpha;
+      }
+    }
+    for (int i = 0; i < coords_; ++i) {
+      bb_bar_[i] = (1 - alpha) * bb_bar_[i] + alpha * Copy(point.battery_kw, i);
+      bs_bar_[i] = (1 - alpha) * bs_bar_[i] + alpha * Copy(point.slot_battery_kw, i);
+    }
+  }
+
+  // The fractional primal: the average of the two sides' distributions.
+  std::vector<std::vector<double>> XBar() const {
+    std::vector<std::vector<double>> x_bar(jobs_);
+    for (int j = 0; j < jobs_; ++j) {
+      x_bar[j].resize(u_bar_[j].size());
+      for (size_t i = 0; i < u_bar_[j].size(); ++i) {
+        x_bar[j][i] = 0.5 * (u_bar_[j][i] + y_bar_[j][i]);
+      }
+    }
+    return x_bar;
+  }
+
+ private:
+  // Coordinate t of a net battery power, in units of P.
+  double Copy(const std::vector<double>& net_kw, int t) const { return net_kw[t] / power_kw_; }
+  void OneHot(const std::vector<std::vector<int>>& choice,
+              std::vector<std::vector<double>>& x) const {
+    for (int j = 0; j < jobs_; ++j) {
+      x[j].assign(static_cast<size_t>(window_[j]) * (modes_[j] + 1), 0.0);
+      for (int i = 0; i < window_[j]; ++i) x[j][i * (modes_[j] + 1) + choice[j][i]] = 1.0;
+    }
+  }
+
+  int jobs_, coords_;
+  double power_kw_;
+  std::vector<int> window_, modes_;
+  std::vector<std::vector<double>> u_bar_, y_bar_;
+  std::vector<double> bb_bar_, bs_bar_;
+};
+
+}  // namespace
 
 absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
     DecompositionBound& bound, DecompositionPrices pi0, double target,
@@ -244,35 +395,11 @@ absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
   out.bound = point.value;
   out.iterations = 1;
   out.prices = pi0;
-  // Modes per job and window length, from the price layout and the choices.
-  std::vector<int> window(jobs), modes(jobs);
-  for (int j = 0; j < jobs; ++j) {
-    window[j] = static_cast<int>(point.job_choice[j].size());
-    modes[j] = window[j] > 0 ? static_cast<int>(pi0.job[j].size()) / window[j] : 0;
-  }
   // The battery copies are in kW and their prices in USD per kW, against 0/1 choices priced
   // in USD: measured in units of the battery power P, both share one step (unscaled, the
   // battery's coordinates dominate the norm and the job prices stall).
   const double power_kw = coords > 0 ? bound.battery_power_kw() : 1.0;
-  // Coordinate t of a net battery power, in units of P.
-  auto copy = [&](const std::vector<double>& net_kw, int t) { return net_kw[t] / power_kw; };
-  // x-bar per side: u (job side) and y (slot side), distributions over choices 0..M; and
-  // the battery copies' averages (battery side, slot side) in units of P.
-  std::vector<std::vector<double>> u_bar(jobs), y_bar(jobs);
-  std::vector<double> bb_bar(coords), bs_bar(coords);
-  auto one_hot = [&](const std::vector<std::vector<int>>& choice,
-                     std::vector<std::vector<double>>& x) {
-    for (int j = 0; j < jobs; ++j) {
-      x[j].assign(static_cast<size_t>(window[j]) * (modes[j] + 1), 0.0);
-      for (int i = 0; i < window[j]; ++i) x[j][i * (modes[j] + 1) + choice[j][i]] = 1.0;
-    }
-  };
-  one_hot(point.job_choice, u_bar);
-  one_hot(point.slot_choice, y_bar);
-  for (int i = 0; i < coords; ++i) {
-    bb_bar[i] = copy(point.battery_kw, i);
-    bs_bar[i] = copy(point.slot_battery_kw, i);
-  }
+  VolumeAverages averages(pi0, point, power_kw);
 
   // The volume algorithm's step controls (Barahona and Anbil 2000, section 3): f scales
   // the Polyak step, up on "green" iterations (better value, new subgradient agreeing with
@@ -284,23 +411,7 @@ absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
   DecompositionPrices pi = pi0, direction = pi0;
   for (int it = 2; it <= options.max_iterations; ++it) {
     if (RelativeGap(target, out.bound) <= options.gap || deadline.Passed()) break;
-    // Direction: the subgradient at x-bar, v = u_bar - y_bar over the priced choices, and
-    // battery minus slot side for the battery copies.
-    double norm = 0;
-    for (int j = 0; j < jobs; ++j) {
-      const int stride = modes[j] + 1;
-      for (int i = 0; i < window[j]; ++i) {
-        for (int m = 0; m < modes[j]; ++m) {
-          const double v = u_bar[j][i * stride + m + 1] - y_bar[j][i * stride + m + 1];
-          direction.job[j][static_cast<size_t>(i) * modes[j] + m] = v;
-          norm += v * v;
-        }
-      }
-    }
-    for (int i = 0; i < coords; ++i) {
-      direction.battery[i] = bb_bar[i] - bs_bar[i];
-      norm += direction.battery[i] * direction.battery[i];
-    }
+    const double norm = averages.Direction(direction);
     if (norm <= 1e-18) break;  // x-bar satisfies the copies: nothing left to price
     const double step = f * std::max(target - out.bound, 1e-9 * std::max(1.0, target)) / norm;
     for (int j = 0; j < jobs; ++j) {
@@ -317,45 +428,13 @@ absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
       CKPTDP_ASSIGN_OR_RETURN(const double incumbent, offer(point.plans));
       target = std::min(target, incumbent);
     }
-    // The new subgradient g at this point; alpha minimises |alpha g + (1 - alpha) v|.
-    double g_dot_v = 0, gv_gv = 0, v_gv = 0;
-    auto accumulate = [&](double g, double v) {
-      g_dot_v += g * v;
-      gv_gv += (g - v) * (g - v);
-      v_gv += v * (g - v);
-    };
-    for (int j = 0; j < jobs; ++j) {
-      for (int i = 0; i < window[j]; ++i) {
-        const int ju = point.job_choice[j][i], sy = point.slot_choice[j][i];
-        for (int m = 0; m < modes[j]; ++m) {
-          accumulate((ju == m + 1 ? 1.0 : 0.0) - (sy == m + 1 ? 1.0 : 0.0),
-                     direction.job[j][static_cast<size_t>(i) * modes[j] + m]);
-        }
-      }
-    }
-    for (int i = 0; i < coords; ++i) {
-      accumulate(copy(point.battery_kw, i) - copy(point.slot_battery_kw, i), direction.battery[i]);
-    }
-    double alpha = gv_gv > 0 ? -v_gv / gv_gv : alpha_max;
-    alpha = std::clamp(alpha, alpha_max / 10, alpha_max);
-    for (int j = 0; j < jobs; ++j) {
-      const int stride = modes[j] + 1;
-      for (double& x : u_bar[j]) x *= 1 - alpha;
-      for (double& x : y_bar[j]) x *= 1 - alpha;
-      for (int i = 0; i < window[j]; ++i) {
-        u_bar[j][i * stride + point.job_choice[j][i]] += alpha;
-        y_bar[j][i * stride + point.slot_choice[j][i]] += alpha;
-      }
-    }
-    for (int i = 0; i < coords; ++i) {
-      bb_bar[i] = (1 - alpha) * bb_bar[i] + alpha * copy(point.battery_kw, i);
-      bs_bar[i] = (1 - alpha) * bs_bar[i] + alpha * copy(point.slot_battery_kw, i);
-    }
+    const VolumeAverages::Blend blend = averages.Weigh(point, direction, alpha_max);
+    averages.Add(point, blend.alpha);
     if (point.value > out.bound) {
       out.bound = point.value;
       out.prices = pi;
       reds = 0;
-      if (g_dot_v >= 0) f = std::min(2.0, 1.1 * f);  // green: a longer step would pay
+      if (blend.g_dot_v >= 0) f = std::min(2.0, 1.1 * f);  // green: a longer step would pay
     } else if (++reds >= 20) {
       f *= 0.66;
       reds = 0;
@@ -370,13 +449,7 @@ absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
       last_check = it;
     }
   }
-  out.x_bar.resize(jobs);
-  for (int j = 0; j < jobs; ++j) {
-    out.x_bar[j].resize(u_bar[j].size());
-    for (size_t i = 0; i < u_bar[j].size(); ++i) {
-      out.x_bar[j][i] = 0.5 * (u_bar[j][i] + y_bar[j][i]);
-    }
-  }
+  out.x_bar = averages.XBar();
   return out;
 }
 

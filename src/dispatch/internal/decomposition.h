@@ -109,6 +109,10 @@ class DecompositionBound {
     std::vector<double> net_kw;     // patterns x candidates: b (0 without battery)
     std::vector<double> table;      // per active job: 0 (idle), then its mode prices
   };
+  // The three sides of D(pi) (Evaluate adds them up).
+  bool SolveJobSide(const DecompositionPrices& pi, DecompositionPoint& out);
+  void SolveSlotSide(const DecompositionPrices& pi, DecompositionPoint& out);
+  bool SolveBatterySide(const DecompositionPrices& pi, DecompositionPoint& out) const;
   explicit DecompositionBound(const ScenarioContext& context)
       : c_(&context), work_(context.num_jobs()) {}
 
