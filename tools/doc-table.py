@@ -58,7 +58,7 @@ def gap_text(result):
 
 
 def metric_cells(m):
-    return [("%.2f" % m["cost_usd"]), "%.2f" % m["cost_reduction_pct"], "%.3f" % m["grid_mwh"],
+    return [("%.2f" % m["cost_usd"]), "%.2f" % (round(m["cost_reduction_pct"], 2) + 0.0), "%.3f" % m["grid_mwh"],
             "%.3f" % m["curtailment_mwh"], "%.3f" % m["bess_throughput_mwh"], "%.2f" % m["re_utilization_pct"],
             "%.2f" % m["green_share_pct"], "%.1f" % m["peak_power_kw"], "%d" % m["peak_gpus"]]
 

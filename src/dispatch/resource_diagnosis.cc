@@ -145,9 +145,14 @@ class StepSearch {
     const int least = *LeastFeasible();
     std::string text =
         absl::StrFormat("with %s %s a feasible schedule exists", Num(Value(least)), unit_);
+    const std::optional<int> proven = GreatestProvenBelow(least);
+    // Values below the least feasible one that a proof covers need no "none was found".
+    const bool all_proven = proven && *proven + 1 >= least;
     int tried = 0;
     for (int k = 0; k < least; ++k) tried += seen_.count(k) > 0 ? 1 : 0;
-    if (least == 1) {
+    if (all_proven) {
+      // Nothing to say between the proof and the least feasible value.
+    } else if (least == 1) {
       absl::StrAppendFormat(&text, "; with %s %s none was found", Num(Value(0)), unit_);
     } else if (least > 1 && tried == least) {
       absl::StrAppendFormat(&text, "; from %s to %s %s none was found", Num(Value(0)),
@@ -159,7 +164,6 @@ class StepSearch {
                             least, Num(Value(0)), Num(Value(least - 1)), unit_, Num(step_), tried,
                             tried == 1 ? "was" : "were");
     }
-    const std::optional<int> proven = GreatestProvenBelow(least);
     if (!proven) {
       absl::StrAppendFormat(&text, "; no smaller value is proven infeasible");
     } else {
