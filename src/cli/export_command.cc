@@ -24,28 +24,26 @@ struct ExportArgs {
 };
 
 int RunExport(const ExportArgs& args) {
-  absl::StatusOr<Scenario> scenario = ParseScenario(args.scenario);
-  if (!scenario.ok()) return ReportError(scenario.status());
-  LoadedInstance in = LoadInstanceOrReport(args.instance, BuildModes::kYes);
-  if (!in.ok()) return in.exit_code;
-  absl::StatusOr<MilpModel> model = BuildMilp(in.instance, *scenario, in.modes);
-  if (!model.ok()) return ReportError(model.status());
+  LoadedMilp loaded = LoadMilpOrReport(args.instance, args.scenario);
+  if (!loaded.ok()) return loaded.exit_code;
+  const LoadedInstance& in = loaded.in;
+  MilpModel& model = loaded.model;  // FixSchedule may tighten it
   if (!args.fix.empty()) {
     absl::StatusOr<std::string> json = ReadTextFile(args.fix);
     if (!json.ok()) return ReportError(json.status());
     absl::StatusOr<Schedule> schedule = ScheduleFromResultJson(*json, in.instance, in.modes);
     if (!schedule.ok()) return ReportError(schedule.status());
-    if (absl::Status s = FixSchedule(*model, in.instance, in.modes, *schedule); !s.ok()) {
+    if (absl::Status s = FixSchedule(model, in.instance, in.modes, *schedule); !s.ok()) {
       return ReportError(s);
     }
   }
-  const std::string text = args.format == "mps" ? ToMps(*model) : ToLp(*model);
+  const std::string text = args.format == "mps" ? ToMps(model) : ToLp(model);
   if (absl::Status s = WriteFileAtomically(args.out, text); !s.ok()) return ReportError(s);
   if (!args.quiet) {
     std::cout << absl::StrFormat("%s: %d columns (%d binary), %d rows, %d nonzeros -> %s\n",
-                                 model->name, static_cast<int>(model->columns.size()),
-                                 model->NumIntegers(), static_cast<int>(model->rows.size()),
-                                 model->NumNonzeros(), args.out);
+                                 model.name, static_cast<int>(model.columns.size()),
+                                 model.NumIntegers(), static_cast<int>(model.rows.size()),
+                                 model.NumNonzeros(), args.out);
   }
   return kExitSolved;
 }

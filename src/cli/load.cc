@@ -33,4 +33,26 @@ absl::StatusOr<std::string> ReadTextFile(const std::string& path) {
   return text.str();
 }
 
+LoadedMilp LoadMilpOrReport(const std::string& instance_path, const std::string& scenario_text) {
+  LoadedMilp out;
+  absl::StatusOr<Scenario> scenario = ParseScenario(scenario_text);
+  if (!scenario.ok()) {
+    out.exit_code = ReportError(scenario.status());
+    return out;
+  }
+  out.scenario = *scenario;
+  out.in = LoadInstanceOrReport(instance_path, BuildModes::kYes);
+  if (!out.in.ok()) {
+    out.exit_code = out.in.exit_code;
+    return out;
+  }
+  absl::StatusOr<MilpModel> model = BuildMilp(out.in.instance, out.scenario, out.in.modes);
+  if (!model.ok()) {
+    out.exit_code = ReportError(model.status());
+    return out;
+  }
+  out.model = *std::move(model);
+  return out;
+}
+
 }  // namespace ckptdp::cli

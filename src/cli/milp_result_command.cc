@@ -63,24 +63,22 @@ std::string ScenarioHint(const LoadedInstance& in, Scenario tried, const std::st
 }
 
 int RunMilpResult(const MilpResultArgs& args) {
-  absl::StatusOr<Scenario> scenario = ParseScenario(args.scenario);
-  if (!scenario.ok()) return ReportError(scenario.status());
-  LoadedInstance in = LoadInstanceOrReport(args.instance, BuildModes::kYes);
-  if (!in.ok()) return in.exit_code;
-  // The model is rebuilt from the instance: the solution's names are matched against it.
-  absl::StatusOr<MilpModel> model = BuildMilp(in.instance, *scenario, in.modes);
-  if (!model.ok()) return ReportError(model.status());
+  LoadedMilp loaded = LoadMilpOrReport(args.instance, args.scenario);
+  if (!loaded.ok()) return loaded.exit_code;
+  const LoadedInstance& in = loaded.in;
+  const Scenario scenario = loaded.scenario;
+  const MilpModel& model = loaded.model;
   absl::StatusOr<std::string> text = ReadTextFile(args.solution);
   if (!text.ok()) return ReportError(text.status());
-  absl::StatusOr<MilpSolution> solution = ReadCbcSolution(*text, *model);
+  absl::StatusOr<MilpSolution> solution = ReadCbcSolution(*text, model);
   if (!solution.ok()) {
     const int exit_code = ReportError(solution.status());
-    if (!args.scenario_given) std::cerr << ScenarioHint(in, *scenario, *text);
+    if (!args.scenario_given) std::cerr << ScenarioHint(in, scenario, *text);
     return exit_code;
   }
   std::cout << "solver: " << solution->status_line << "\n";
   absl::StatusOr<Result> result =
-      SolutionToResult(in.instance, *scenario, in.modes, *model, *solution);
+      SolutionToResult(in.instance, scenario, in.modes, model, *solution);
   if (!result.ok()) return ReportError(result.status());
 
   const std::string json = ResultToJson(in.instance, in.modes, *result);
@@ -92,7 +90,7 @@ int RunMilpResult(const MilpResultArgs& args) {
   std::cout << absl::StrFormat("objective_usd %.6f (solver reported %.6f)\n", result->objective_usd,
                                solution->objective)
             << report->ToText();
-  if (!report->ok() && !args.scenario_given) std::cout << ScenarioHint(in, *scenario, *text);
+  if (!report->ok() && !args.scenario_given) std::cout << ScenarioHint(in, scenario, *text);
   return report->ok() ? kExitSolved : kExitInfeasible;
 }
 
