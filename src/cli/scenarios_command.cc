@@ -90,6 +90,8 @@ int RunScenarios(const ScenariosArgs& args, const SolveOptions& base_options) {
 
 }  // namespace
 
+// Its flags are declared like sweep's (sweep_command.cc) on purpose: both take one instance
+// and the solver options of the shared option table (solve_options.h) that fills them.
 Command AddScenariosCommand(CLI::App& parent) {
   auto args = std::make_shared<ScenariosArgs>();
   auto options = std::make_shared<SolveOptions>();

@@ -1,3 +1,7 @@
+// The result JSON read field by field for the independent checker. The Parse* functions
+// below share one shape on purpose (duplicates lists them): one line per documented field,
+// so that each line can be held against docs/result-format.md, and a field's type and its
+// error message stay explicit rather than hidden in a table-driven reader.
 #include "report/internal/check_parse.h"
 
 #include <cmath>

@@ -2,6 +2,8 @@
 //
 // Parsing is the only place the checker returns an error: a missing key or a key of the
 // wrong type makes the result uncheckable. Values are not judged here.
+// The records mirror the JSON objects of docs/result-format.md field for field, so they
+// share a shape with each other and with the metrics the checker recomputes (on purpose).
 #ifndef CKPTDP_REPORT_INTERNAL_CHECK_PARSE_H_
 #define CKPTDP_REPORT_INTERNAL_CHECK_PARSE_H_
 
