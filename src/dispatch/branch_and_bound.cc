@@ -58,7 +58,7 @@ std::vector<int> PlanLevels(const ScenarioContext& c, int j, const std::vector<i
 class Search {
  public:
   Search(const ScenarioContext& c, Workspaces& work, const SolveOptions& options,
-         const Deadline& deadline, SolverLog& log, EngineOutcome& root)
+         const Deadline& deadline, SolverLog& log, EngineOutcome& root, const RootFixings& fixings)
       : c_(c),
         work_(work),
         options_(options),
@@ -66,6 +66,7 @@ class Search {
         log_(log),
         root_(root),
         gap_{options.gap},
+        fixings_(fixings),
         dual_(c, work, ResolveThreads(options.threads)) {}
 
   absl::Status Run();
@@ -105,6 +106,7 @@ class Search {
   SolverLog& log_;
   EngineOutcome& root_;
   const GapTarget gap_;
+  const RootFixings& fixings_;
   DualEvaluator dual_;
   EdgeCosts scratch_;
 };
@@ -232,9 +234,10 @@ absl::Status Search::Run() {
   // Open nodes by (bound, id): the first is the best bound, ties in creation order.
   std::map<std::pair<double, long>, Node> open;
   open.emplace(std::make_pair(root_.lower_bound, 0L),
-               Node{0, root_.lower_bound, {}, root_.multipliers});
+               Node{0, root_.lower_bound, fixings_.restrictions, root_.multipliers});
   long next_id = 1;
-  double closed = kInf;  // least bound of the nodes closed without being branched
+  // Least bound of the nodes closed without being branched, and of the fixed-out part.
+  double closed = fixings_.removed_bound;
   auto global_bound = [&] {
     const double lowest_open = open.empty() ? kInf : open.begin()->first.first;
     return std::max(root_.lower_bound, std::min({lowest_open, closed, Incumbent()}));
@@ -289,14 +292,14 @@ absl::Status Search::Run() {
 
 absl::Status BranchAndBound(const ScenarioContext& context, Workspaces& work,
                             const SolveOptions& options, const Deadline& deadline, SolverLog& log,
-                            EngineOutcome& root) {
+                            EngineOutcome& root, const RootFixings& fixings) {
   if (!root.incumbent || root.multipliers.empty() || options.max_nodes <= 0) {
     return absl::OkStatus();
   }
   if (GapTarget{options.gap}.Closed(root.incumbent->cost_usd, root.lower_bound)) {
     return absl::OkStatus();
   }
-  Search search(context, work, options, deadline, log, root);
+  Search search(context, work, options, deadline, log, root, fixings);
   return search.Run();
 }
 

@@ -170,59 +170,55 @@ bool DecompositionBound::SolveJobSide(const DecompositionPrices& prices, Decompo
   return true;
 }
 
+void DecompositionBound::PatternValues(const DecompositionPrices& prices, int t,
+                                       std::vector<double>& values, std::vector<size_t>& picks) {
+  const ScenarioContext& c = *c_;
+  const Instance& in = *c.instance;
+  Slot& s = slots_[t];
+  const int n = static_cast<int>(s.jobs.size());
+  for (int k = 0; k < n; ++k) {
+    const int j = s.jobs[k];
+    const int modes = c.jobs[j]->num_modes();
+    const double* p =
+        prices.job[j].data() + static_cast<size_t>(t - in.jobs[j].release_slot) * modes;
+    std::copy(p, p + modes, s.table.begin() + s.price_offset[k] + 1);
+  }
+  const size_t patterns = s.cost.size() / candidates_;
+  values.resize(patterns);
+  picks.resize(patterns);
+  const int32_t* e = s.entry.data();
+  const double rho = candidates_ > 1 ? prices.battery[t] : 0.0;
+  for (size_t p = 0; p < patterns; ++p, e += n) {
+    // With a battery: the best of the pattern's candidates b at the copy's price rho.
+    const size_t at = p * candidates_;
+    size_t pick = at;
+    double v = s.cost[at] - rho * s.net_kw[at];
+    for (size_t q = at + 1; q < at + candidates_; ++q) {
+      const double w = s.cost[q] - rho * s.net_kw[q];
+      if (w < v) {
+        v = w;
+        pick = q;
+      }
+    }
+    for (int k = 0; k < n; ++k) v -= s.table[e[k]];
+    values[p] = v;
+    picks[p] = pick;
+  }
+}
+
 void DecompositionBound::SolveSlotSide(const DecompositionPrices& prices, DecompositionPoint& out) {
-  const std::vector<std::vector<double>>& pi = prices.job;
   const ScenarioContext& c = *c_;
   const Instance& in = *c.instance;
   out.slot_side = 0;
   // The cheapest pattern of each slot at the prices.
   out.slot_battery_kw.assign(candidates_ > 1 ? c.slots() : 0, 0.0);
   for (int t = 0; t < c.slots(); ++t) {
-    Slot& s = slots_[t];
+    PatternValues(prices, t, values_, picks_);
+    const Slot& s = slots_[t];
     const int n = static_cast<int>(s.jobs.size());
-    for (int k = 0; k < n; ++k) {
-      const int j = s.jobs[k];
-      const int modes = c.jobs[j]->num_modes();
-      const double* p = pi[j].data() + static_cast<size_t>(t - in.jobs[j].release_slot) * modes;
-      std::copy(p, p + modes, s.table.begin() + s.price_offset[k] + 1);
-    }
-    double best = kInf;
-    size_t best_p = 0, best_candidate = 0;
-    const int32_t* e = s.entry.data();
-    const size_t patterns = s.cost.size() / candidates_;
-    if (candidates_ == 1) {
-      for (size_t p = 0; p < patterns; ++p, e += n) {
-        double v = s.cost[p];
-        for (int k = 0; k < n; ++k) v -= s.table[e[k]];
-        if (v < best) {
-          best = v;
-          best_p = p;
-        }
-      }
-    } else {
-      const double rho = prices.battery[t];
-      auto copy_price = [&](double b) { return rho * b; };
-      for (size_t p = 0; p < patterns; ++p, e += n) {
-        const size_t at = p * candidates_;
-        size_t pick = at;
-        double v = s.cost[at] - copy_price(s.net_kw[at]);
-        for (size_t q = at + 1; q < at + candidates_; ++q) {
-          const double w = s.cost[q] - copy_price(s.net_kw[q]);
-          if (w < v) {
-            v = w;
-            pick = q;
-          }
-        }
-        for (int k = 0; k < n; ++k) v -= s.table[e[k]];
-        if (v < best) {
-          best = v;
-          best_p = p;
-          best_candidate = pick;
-        }
-      }
-      out.slot_battery_kw[t] = s.net_kw[best_candidate];
-    }
-    out.slot_side += best;
+    const size_t best_p = std::min_element(values_.begin(), values_.end()) - values_.begin();
+    if (candidates_ > 1) out.slot_battery_kw[t] = s.net_kw[picks_[best_p]];
+    out.slot_side += values_[best_p];
     for (int k = 0; k < n; ++k) {
       const int j = s.jobs[k];
       out.slot_choice[j][t - in.jobs[j].release_slot] = s.entry[best_p * n + k] - s.price_offset[k];
@@ -455,7 +451,8 @@ absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
 
 absl::StatusOr<double> TightenByDecomposition(const ScenarioContext& c, Workspaces& work,
                                               const SolveOptions& options, const Deadline& deadline,
-                                              SolverLog& log, EngineOutcome& root) {
+                                              SolverLog& log, EngineOutcome& root,
+                                              RootFixings* fixings) {
   if (options.decomposition_iterations <= 0 || !root.incumbent || root.multipliers.empty()) {
     return -kInf;
   }
@@ -499,8 +496,16 @@ absl::StatusOr<double> TightenByDecomposition(const ScenarioContext& c, Workspac
             absl::StrFormat("decomposition: %d iterations, %lld pattern entries", out->iterations,
                             static_cast<long long>(bound->pattern_entries())));
   // Closed: the root is proven and branch and bound has nothing to do.
-  if (RelativeGap(incumbent, out->bound) <= options.gap)
+  if (RelativeGap(incumbent, out->bound) <= options.gap) {
     KeepDecompositionBound(options, out->bound, root);
+  } else if (fixings != nullptr && !deadline.Passed()) {
+    if (std::optional<RootFixings> fixed =
+            bound->Fix(out->prices, GapTarget{options.gap}.Cutoff(incumbent))) {
+      log.Note(absl::StrFormat("reduced-cost fixing: %d of %d (job, slot, choice) removed",
+                               fixed->removed_choices, fixed->choices));
+      *fixings = std::move(*fixed);
+    }
+  }
   return out->bound;
 }
 

@@ -202,11 +202,13 @@ absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario sc
       outcome.status != SolveStatus::kTimeLimit && !deadline.StopRequested()) {
     // The decomposition bound at the root (decomposition.h): where it closes the gap,
     // branch and bound has nothing left to do; otherwise it is applied after the search.
+    // Its reduced-cost fixings restrict the search's root.
+    internal::RootFixings fixings;
     CKPTDP_ASSIGN_OR_RETURN(
         const double decomposition_bound,
-        internal::TightenByDecomposition(context, work, options, deadline, log, outcome));
+        internal::TightenByDecomposition(context, work, options, deadline, log, outcome, &fixings));
     CKPTDP_RETURN_IF_ERROR(
-        internal::BranchAndBound(context, work, options, deadline, log, outcome));
+        internal::BranchAndBound(context, work, options, deadline, log, outcome, fixings));
     internal::KeepDecompositionBound(options, decomposition_bound, outcome);
   }
   if (outcome.incumbent) {

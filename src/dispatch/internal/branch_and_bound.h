@@ -17,6 +17,7 @@
 #define CKPTDP_DISPATCH_INTERNAL_BRANCH_AND_BOUND_H_
 
 #include "ckptdp/engine.h"
+#include "dispatch/internal/decomposition_fixing.h"
 #include "dispatch/internal/lagrangian.h"
 
 namespace ckptdp::internal {
@@ -25,9 +26,11 @@ namespace ckptdp::internal {
 // and updates it in place: a better incumbent, a higher bound, `nodes` and the status:
 // kOptimal once the gap is proven, kTimeLimit (kInterrupted) if the deadline (the stop
 // token) ended the search, kNodeLimit after options.max_nodes nodes.
+// `fixings` restrict the root node (decomposition_fixing.h): the schedules they remove
+// cost at least fixings.removed_bound, which the final bound takes into account.
 absl::Status BranchAndBound(const ScenarioContext& context, Workspaces& work,
                             const SolveOptions& options, const Deadline& deadline, SolverLog& log,
-                            EngineOutcome& root);
+                            EngineOutcome& root, const RootFixings& fixings = {});
 
 }  // namespace ckptdp::internal
 

@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "ckptdp/engine.h"
+#include "dispatch/internal/decomposition_fixing.h"
 #include "dispatch/internal/evaluation.h"
 #include "dispatch/internal/lagrangian.h"
 #include "dispatch/internal/solver_log.h"
@@ -93,6 +94,10 @@ class DecompositionBound {
   // D(pi); false if some job has no path (the scenario is infeasible: no bound).
   bool Evaluate(const DecompositionPrices& pi, DecompositionPoint& out);
 
+  // Reduced-cost fixing at prices pi against `cutoff` (decomposition_fixing.h; defined in
+  // decomposition_fixing.cc). Returns std::nullopt if D(pi) cannot be evaluated.
+  std::optional<RootFixings> Fix(const DecompositionPrices& pi, double cutoff);
+
   int64_t pattern_entries() const { return entries_; }
   // The battery's power P (kW) when its net power is copied, else 0.
   double battery_power_kw() const { return candidates_ > 1 ? c_->power.battery.power_kw : 0.0; }
@@ -113,6 +118,10 @@ class DecompositionBound {
   bool SolveJobSide(const DecompositionPrices& pi, DecompositionPoint& out);
   void SolveSlotSide(const DecompositionPrices& pi, DecompositionPoint& out);
   bool SolveBatterySide(const DecompositionPrices& pi, DecompositionPoint& out) const;
+  // The value of every pattern of slot t at pi (its cost at the best battery candidate,
+  // minus its choices' prices) and that candidate's index into Slot::cost.
+  void PatternValues(const DecompositionPrices& pi, int t, std::vector<double>& values,
+                     std::vector<size_t>& picks);
   explicit DecompositionBound(const ScenarioContext& context)
       : c_(&context), work_(context.num_jobs()) {}
 
@@ -120,6 +129,8 @@ class DecompositionBound {
   std::vector<JobWorkspace> work_;  // the job side's DP scratch, one per job
   std::vector<Slot> slots_;
   std::vector<EdgeCosts> costs_;
+  std::vector<double> values_;  // PatternValues scratch
+  std::vector<size_t> picks_;
   int64_t entries_ = 0;
   int candidates_ = 1;  // per pattern: 1 without battery, 4 with
 };
@@ -155,9 +166,12 @@ absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
 // nodes and turn the order into creation order), and the caller applies the decomposition
 // bound after it with KeepDecompositionBound. No-op when
 // options.decomposition_iterations == 0.
+// When the gap stays open, `fixings` (if not null) receives the reduced-cost fixings at
+// the best prices (decomposition_fixing.h) for the branch-and-bound root.
 absl::StatusOr<double> TightenByDecomposition(const ScenarioContext& context, Workspaces& work,
                                               const SolveOptions& options, const Deadline& deadline,
-                                              SolverLog& log, EngineOutcome& root);
+                                              SolverLog& log, EngineOutcome& root,
+                                              RootFixings* fixings = nullptr);
 
 // outcome.lower_bound = max(itself, bound), and kOptimal if that closes the gap.
 void KeepDecompositionBound(const SolveOptions& options, double bound, EngineOutcome& outcome);
