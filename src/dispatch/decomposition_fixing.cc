@@ -21,29 +21,27 @@ std::optional<RootFixings> DecompositionBound::Fix(const DecompositionPrices& pr
   const Instance& in = *c.instance;
   // bound[j][(t - release_j) * (M_j + 1) + choice] = D(pi | x_{j,t} = y_{j,t} = choice).
   std::vector<std::vector<double>> bound(c.num_jobs());
-  std::vector<std::vector<int>> level_of_mode(c.num_jobs());
   for (int j = 0; j < c.num_jobs(); ++j) {
     const JobSubproblem& sub = *c.jobs[j];
     const Job& job = in.jobs[j];
     const int stride = sub.num_modes() + 1;
-    level_of_mode[j] = ModeLevels(sub);
     EdgeCosts& costs = costs_[j];
     const double job_side = sub.LowerBound(costs, point.plans[j], work_[j]);
     bound[j].assign(static_cast<size_t>(job.deadline_slot - job.release_slot) * stride, kInf);
     // The job side through (t, choice): the path DP with every other level of slot t blocked.
     for (int t = job.release_slot; t < job.deadline_slot; ++t) {
       for (int choice = 0; choice < stride; ++choice) {
-        const int level = choice == 0 ? 0 : level_of_mode[j][choice - 1];
+        const int level = choice == 0 ? 0 : level_of_mode_[j][choice - 1];
         const SlotRestriction only{j, t, level - 1, level};
-        ApplyRestrictions(c, j, {&only}, level_of_mode[j], costs);
+        ApplyJobRestrictions(j, &only, costs);
         const PathSolution path = sub.Solve(costs, work_[j]);
+        // Infeasible, or excluded by a restriction of this slot: the slot side is infinite.
         if (!path.feasible) continue;
         bound[j][static_cast<size_t>(t - job.release_slot) * stride + choice] =
             point.value - job_side + sub.LowerBound(costs, path, work_[j]);
       }
     }
-    costs.next_blocked.clear();
-    costs.wait_forbidden.clear();
+    ApplyJobRestrictions(j, nullptr, costs);
   }
   // The slot side with the choice: its cheapest pattern that has it.
   std::vector<double> with_choice;
@@ -75,7 +73,7 @@ std::optional<RootFixings> DecompositionBound::Fix(const DecompositionPrices& pr
       int lo = top + 1, hi = -1;
       for (int choice = 0; choice < stride; ++choice) {
         const double b = bound[j][static_cast<size_t>(t - job.release_slot) * stride + choice];
-        const int level = choice == 0 ? 0 : level_of_mode[j][choice - 1];
+        const int level = choice == 0 ? 0 : level_of_mode_[j][choice - 1];
         ++out.choices;
         if (b >= cutoff) {
           ++out.removed_choices;

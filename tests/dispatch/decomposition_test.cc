@@ -318,5 +318,57 @@ TEST_CASE("decomposition: reduced-cost fixing keeps every choice of a proven opt
   }
 }
 
+TEST_CASE("decomposition: restricted to a node, the bound stays below the node's schedules",
+          "[decomp]") {
+  // Restricting every (job, slot) to the proven optimum's level leaves that schedule alone in
+  // the node: D may not exceed its cost at any prices. Lifting the restrictions again gives
+  // back the unrestricted D exactly (an excluded choice must not stay excluded).
+  const Instance in = Load("instances/small_2job_8slot.json");
+  const std::vector<JobModes> modes = *BuildAllModes(in);
+  for (Scenario scenario : {Scenario::kS4, Scenario::kS6}) {
+    INFO(ScenarioName(scenario));
+    SolveOptions options;
+    options.threads = 1;
+    const absl::StatusOr<Result> solved = SolveScenario(in, scenario, options);
+    REQUIRE(solved.ok());
+    REQUIRE(solved->status == SolveStatus::kOptimal);
+    ScenarioContext c = MakeContext(in, modes, scenario);
+    std::optional<DecompositionBound> d = DecompositionBound::Build(c, DecompositionOptions{});
+    REQUIRE(d.has_value());
+    std::vector<SlotRestriction> only_optimum, must_train;
+    for (int j = 0; j < c.num_jobs(); ++j) {
+      const std::vector<int> level_of_mode = ModeLevels(*c.jobs[j]);
+      std::vector<int> level(in.time.slots, 0);
+      for (const Run& r : solved->schedule.jobs[j]) {
+        for (int t = r.start_slot; t < r.end_slot; ++t) {
+          level[t] = level_of_mode[c.graph_mode_of[j][r.mode]];
+        }
+      }
+      for (int t = in.jobs[j].release_slot; t < in.jobs[j].deadline_slot; ++t) {
+        only_optimum.push_back({j, t, level[t] - 1, level[t]});
+        if (level[t] > 0) must_train.push_back({j, t, 0, c.jobs[j]->num_modes()});
+      }
+    }
+    const std::vector<double> zero(in.time.slots, 0.0);
+    DecompositionPoint free_point, point;
+    REQUIRE(d->Evaluate(d->FromLagrangian(zero, zero), free_point));
+    d->Restrict(only_optimum);
+    DecompositionOptions volume;
+    volume.max_iterations = 400;
+    volume.gap = 0;
+    const absl::StatusOr<std::optional<DecompositionOutcome>> run = RunVolumeAlgorithm(
+        *d, d->FromLagrangian(zero, zero), solved->objective_usd, volume, Clock::time_point::max());
+    REQUIRE(run.ok());
+    REQUIRE(run->has_value());
+    CHECK((*run)->bound <= solved->objective_usd + 1e-9);
+    d->Restrict(must_train);
+    REQUIRE(d->Evaluate(d->FromLagrangian(zero, zero), point));
+    CHECK(point.value >= free_point.value - 1e-12);
+    d->Restrict({});
+    REQUIRE(d->Evaluate(d->FromLagrangian(zero, zero), point));
+    CHECK(point.value == Approx(free_point.value).margin(1e-12));
+  }
+}
+
 }  // namespace
 }  // namespace ckptdp::internal

@@ -17,7 +17,7 @@
 #define CKPTDP_DISPATCH_INTERNAL_BRANCH_AND_BOUND_H_
 
 #include "ckptdp/engine.h"
-#include "dispatch/internal/decomposition_fixing.h"
+#include "dispatch/internal/decomposition.h"
 #include "dispatch/internal/lagrangian.h"
 
 namespace ckptdp::internal {
@@ -26,11 +26,16 @@ namespace ckptdp::internal {
 // and updates it in place: a better incumbent, a higher bound, `nodes` and the status:
 // kOptimal once the gap is proven, kTimeLimit (kInterrupted) if the deadline (the stop
 // token) ended the search, kNodeLimit after options.max_nodes nodes.
-// `fixings` restrict the root node (decomposition_fixing.h): the schedules they remove
-// cost at least fixings.removed_bound, which the final bound takes into account.
+//
+// With `decomposition` (TightenByDecomposition's, its bound present), the root node takes
+// its reduced-cost fixings as restrictions (the schedules they remove cost at least
+// fixings.removed_bound, which the final bound takes into account), and every node's bound
+// is the decomposition bound restricted to the node (DecompositionBound::Restrict), raised
+// by options.decomposition_node_iterations volume iterations from its parent's prices; x-bar then
+// chooses the branch. Without it, nodes run the Lagrangian dual as above.
 absl::Status BranchAndBound(const ScenarioContext& context, Workspaces& work,
                             const SolveOptions& options, const Deadline& deadline, SolverLog& log,
-                            EngineOutcome& root, const RootFixings& fixings = {});
+                            EngineOutcome& root, DecompositionRoot* decomposition = nullptr);
 
 }  // namespace ckptdp::internal
 
