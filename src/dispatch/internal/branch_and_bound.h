@@ -27,12 +27,12 @@ namespace ckptdp::internal {
 // kOptimal once the gap is proven, kTimeLimit (kInterrupted) if the deadline (the stop
 // token) ended the search, kNodeLimit after options.max_nodes nodes.
 //
-// With `decomposition` (TightenByDecomposition's, its bound present), the root node takes
-// its reduced-cost fixings as restrictions (the schedules they remove cost at least
-// fixings.removed_bound, which the final bound takes into account), and every node's bound
-// is the decomposition bound restricted to the node (DecompositionBound::Restrict), raised
-// by options.decomposition_node_iterations volume iterations from its parent's prices; x-bar then
-// chooses the branch. Without it, nodes run the Lagrangian dual as above.
+// With `decomposition` (TightenByDecomposition's), the root node takes its reduced-cost
+// fixings as restrictions (the schedules they remove cost at least fixings.removed_bound,
+// which the final bound takes into account). If it also holds the decomposition bound,
+// every node's bound is that bound restricted to the node (DecompositionBound::Restrict),
+// raised by options.decomposition_node_iterations volume iterations from the parent's
+// prices, and x-bar chooses the branch. Otherwise nodes run the Lagrangian dual as above.
 absl::Status BranchAndBound(const ScenarioContext& context, Workspaces& work,
                             const SolveOptions& options, const Deadline& deadline, SolverLog& log,
                             EngineOutcome& root, DecompositionRoot* decomposition = nullptr);
