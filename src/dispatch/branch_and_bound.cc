@@ -22,6 +22,7 @@ struct Node {
   double bound = -kInf;  // valid for every schedule that satisfies `restrictions`
   std::vector<SlotRestriction> restrictions;  // at most one per (job, slot)
   Multipliers multipliers;                    // warm start: the parent's best multipliers
+  DecompositionPrices prices;                 // the same for the decomposition bound (when used)
 };
 
 // The level range (lo, hi] of (job, slot) at a node; `top` is the job's highest level.
@@ -58,7 +59,8 @@ std::vector<int> PlanLevels(const ScenarioContext& c, int j, const std::vector<i
 class Search {
  public:
   Search(const ScenarioContext& c, Workspaces& work, const SolveOptions& options,
-         const Deadline& deadline, SolverLog& log, EngineOutcome& root)
+         const Deadline& deadline, SolverLog& log, EngineOutcome& root,
+         DecompositionRoot* decomposition)
       : c_(c),
         work_(work),
         options_(options),
@@ -66,6 +68,8 @@ class Search {
         log_(log),
         root_(root),
         gap_{options.gap},
+        fixings_(decomposition != nullptr ? decomposition->fixings : RootFixings{}),
+        decomposition_(decomposition != nullptr && decomposition->bound ? decomposition : nullptr),
         dual_(c, work, ResolveThreads(options.threads)) {}
 
   absl::Status Run();
@@ -79,6 +83,7 @@ class Search {
     // usage[j][(t - release) * (levels + 1) + level]: weight of the relaxed plans' levels.
     std::vector<std::vector<double>> usage;
     std::vector<PathSolution> last_plans;
+    DecompositionPrices prices;  // decomposition bound: the best prices
   };
   struct Branch {
     bool found = false;
@@ -88,6 +93,7 @@ class Search {
   double Incumbent() const { return root_.incumbent->cost_usd; }
   double Cutoff() const { return gap_.Cutoff(Incumbent()); }
   absl::StatusOr<NodeResult> SolveNode(const Node& node);
+  absl::StatusOr<NodeResult> SolveByDecomposition(const Node& node);
   absl::Status OfferPlans(const std::vector<PathSolution>& plans, const Multipliers& prices);
   absl::Status OfferSchedule(Schedule schedule, double* cost);
   Branch ChooseBranch(const Node& node, const NodeResult& result) const;
@@ -105,6 +111,8 @@ class Search {
   SolverLog& log_;
   EngineOutcome& root_;
   const GapTarget gap_;
+  const RootFixings fixings_;         // of the root (none without the decomposition)
+  DecompositionRoot* decomposition_;  // null: Lagrangian node bounds
   DualEvaluator dual_;
   EdgeCosts scratch_;
 };
@@ -125,7 +133,40 @@ absl::Status Search::OfferPlans(const std::vector<PathSolution>& plans, const Mu
   return OfferSchedule(std::move(repaired), nullptr);
 }
 
+absl::StatusOr<Search::NodeResult> Search::SolveByDecomposition(const Node& node) {
+  NodeResult out;
+  out.multipliers = node.multipliers;
+  DecompositionBound& d = *decomposition_->bound;
+  d.Restrict(node.restrictions);
+  DecompositionOptions volume;
+  volume.max_iterations = options_.decomposition_node_iterations;
+  volume.gap = options_.gap;
+  CKPTDP_ASSIGN_OR_RETURN(std::optional<DecompositionOutcome> run,
+                          RunVolumeAlgorithm(d, node.prices, Incumbent(), volume, deadline_));
+  if (!run) {
+    out.infeasible = true;  // some job has no path, or some slot no pattern, in the node
+    return out;
+  }
+  out.bound = std::max(node.bound, run->bound);
+  out.prices = std::move(run->prices);
+  out.last_plans = std::move(run->plans);
+  // x-bar by level instead of by choice.
+  out.usage.resize(c_.num_jobs());
+  for (int j = 0; j < c_.num_jobs(); ++j) {
+    const std::vector<int>& level = dual_.levels(j);
+    const int stride = c_.jobs[j]->num_modes() + 1;
+    out.usage[j].assign(run->x_bar[j].size(), 0.0);
+    for (size_t i = 0; i < run->x_bar[j].size(); i += stride) {
+      out.usage[j][i] = run->x_bar[j][i];
+      for (int m = 0; m + 1 < stride; ++m) out.usage[j][i + level[m]] = run->x_bar[j][i + m + 1];
+    }
+  }
+  if (out.bound < Cutoff()) CKPTDP_RETURN_IF_ERROR(OfferPlans(out.last_plans, out.multipliers));
+  return out;
+}
+
 absl::StatusOr<Search::NodeResult> Search::SolveNode(const Node& node) {
+  if (decomposition_ != nullptr) return SolveByDecomposition(node);
   const int jobs = c_.num_jobs();
   NodeResult out;
   out.multipliers = node.multipliers;
@@ -232,9 +273,11 @@ absl::Status Search::Run() {
   // Open nodes by (bound, id): the first is the best bound, ties in creation order.
   std::map<std::pair<double, long>, Node> open;
   open.emplace(std::make_pair(root_.lower_bound, 0L),
-               Node{0, root_.lower_bound, {}, root_.multipliers});
+               Node{0, root_.lower_bound, fixings_.restrictions, root_.multipliers,
+                    decomposition_ != nullptr ? decomposition_->prices : DecompositionPrices{}});
   long next_id = 1;
-  double closed = kInf;  // least bound of the nodes closed without being branched
+  // Least bound of the nodes closed without being branched, and of the fixed-out part.
+  double closed = fixings_.removed_bound;
   auto global_bound = [&] {
     const double lowest_open = open.empty() ? kInf : open.begin()->first.first;
     return std::max(root_.lower_bound, std::min({lowest_open, closed, Incumbent()}));
@@ -267,7 +310,8 @@ absl::Status Search::Run() {
       closed = std::min(closed, cost);
     } else {
       for (const SlotRestriction& r : {b.left, b.right}) {
-        Node child{next_id++, result.bound, With(node.restrictions, r), result.multipliers};
+        Node child{next_id++, result.bound, With(node.restrictions, r), result.multipliers,
+                   result.prices};
         open.emplace(std::make_pair(child.bound, child.id), std::move(child));
       }
     }
@@ -289,14 +333,14 @@ absl::Status Search::Run() {
 
 absl::Status BranchAndBound(const ScenarioContext& context, Workspaces& work,
                             const SolveOptions& options, const Deadline& deadline, SolverLog& log,
-                            EngineOutcome& root) {
+                            EngineOutcome& root, DecompositionRoot* decomposition) {
   if (!root.incumbent || root.multipliers.empty() || options.max_nodes <= 0) {
     return absl::OkStatus();
   }
   if (GapTarget{options.gap}.Closed(root.incumbent->cost_usd, root.lower_bound)) {
     return absl::OkStatus();
   }
-  Search search(context, work, options, deadline, log, root);
+  Search search(context, work, options, deadline, log, root, decomposition);
   return search.Run();
 }
 

@@ -16,6 +16,12 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // Primal recovery from the job side's paths every this many volume iterations: repair and
 // local search cost about as much as a few dozen iterations on the paper case.
 constexpr int kOfferEvery = 25;
+// Branch and bound takes the decomposition as its node bound when the root gap is at most
+// this: below it, a node's volume iterations close the gap in few nodes (paper S6, 1.29 %;
+// small S4 instances, 1.1-1.8 %); above it (the small S6 instances, 11-77 %: the battery's
+// copy is weak there) the cheaper Lagrangian nodes were faster, 1.3 s against 15 s on
+// small_3job_12slot S6.
+constexpr double kNodeBoundGap = 0.05;
 
 // Choices of a plan in each slot of the job's window (0 idle, m + 1 graph mode m).
 void PlanChoices(const ScenarioContext& c, int j, const std::vector<Run>& runs,
@@ -42,6 +48,9 @@ std::optional<DecompositionBound> DecompositionBound::Build(const ScenarioContex
   d.costs_.resize(c.num_jobs());
   const double power_kw = c.power.use_battery ? c.power.battery.power_kw : 0.0;
   d.candidates_ = power_kw > 0 ? 4 : 1;
+  d.level_of_mode_.resize(c.num_jobs());
+  for (int j = 0; j < c.num_jobs(); ++j) d.level_of_mode_[j] = ModeLevels(*c.jobs[j]);
+  d.restrictions_.resize(c.num_jobs());
   for (int t = 0; t < c.slots(); ++t) {
     Slot& s = d.slots_[t];
     int offset = 0;
@@ -127,9 +136,37 @@ DecompositionPrices DecompositionBound::FromLagrangian(const std::vector<double>
   return prices;
 }
 
+void DecompositionBound::Restrict(const std::vector<SlotRestriction>& restrictions) {
+  const ScenarioContext& c = *c_;
+  for (auto& r : restrictions_) r.clear();
+  for (Slot& s : slots_) s.excluded.clear();
+  for (const SlotRestriction& r : restrictions) {
+    restrictions_[r.job].push_back(r);
+    Slot& s = slots_[r.slot];
+    if (s.excluded.empty()) s.excluded.assign(s.table.size(), 0);
+    const int k = static_cast<int>(std::find(s.jobs.begin(), s.jobs.end(), r.job) - s.jobs.begin());
+    for (int choice = 0; choice <= c.jobs[r.job]->num_modes(); ++choice) {
+      const int level = choice == 0 ? 0 : level_of_mode_[r.job][choice - 1];
+      if (level <= r.lo || level > r.hi) s.excluded[s.price_offset[k] + choice] = 1;
+    }
+  }
+}
+
+void DecompositionBound::ApplyJobRestrictions(int j, const SlotRestriction* replace,
+                                              EdgeCosts& costs) const {
+  std::vector<const SlotRestriction*> rs;
+  for (const SlotRestriction& r : restrictions_[j]) {
+    if (replace == nullptr || r.slot != replace->slot) rs.push_back(&r);
+  }
+  if (replace != nullptr) rs.push_back(replace);
+  costs.next_blocked.clear();
+  costs.wait_forbidden.clear();
+  ApplyRestrictions(*c_, j, rs, level_of_mode_[j], costs);
+}
+
 bool DecompositionBound::Evaluate(const DecompositionPrices& prices, DecompositionPoint& out) {
   if (!SolveJobSide(prices, out)) return false;
-  SolveSlotSide(prices, out);
+  if (!SolveSlotSide(prices, out)) return false;
   if (!SolveBatterySide(prices, out)) return false;
   out.value = out.job_side + out.slot_side + out.battery_side;
   return true;
@@ -150,8 +187,7 @@ bool DecompositionBound::SolveJobSide(const DecompositionPrices& prices, Decompo
     const int modes = sub.num_modes();
     EdgeCosts& costs = costs_[j];
     costs.Resize(modes, c.slots());
-    costs.next_blocked.clear();
-    costs.wait_forbidden.clear();
+    ApplyJobRestrictions(j, nullptr, costs);
     for (int m = 0; m < modes; ++m) {
       double* row = costs.PrefixRow(m);
       for (int t = 0; t < c.slots(); ++t) {
@@ -170,64 +206,69 @@ bool DecompositionBound::SolveJobSide(const DecompositionPrices& prices, Decompo
   return true;
 }
 
-void DecompositionBound::SolveSlotSide(const DecompositionPrices& prices, DecompositionPoint& out) {
-  const std::vector<std::vector<double>>& pi = prices.job;
+void DecompositionBound::PatternValues(const DecompositionPrices& prices, int t,
+                                       std::vector<double>& values, std::vector<size_t>& picks) {
+  const ScenarioContext& c = *c_;
+  const Instance& in = *c.instance;
+  Slot& s = slots_[t];
+  const int n = static_cast<int>(s.jobs.size());
+  for (int k = 0; k < n; ++k) {
+    const int j = s.jobs[k];
+    const int modes = c.jobs[j]->num_modes();
+    const double* p =
+        prices.job[j].data() + static_cast<size_t>(t - in.jobs[j].release_slot) * modes;
+    s.table[s.price_offset[k]] = 0.0;  // idle (an earlier restriction may have excluded it)
+    std::copy(p, p + modes, s.table.begin() + s.price_offset[k] + 1);
+  }
+  // A choice the restrictions exclude makes its patterns infinitely expensive.
+  if (!s.excluded.empty()) {
+    for (size_t i = 0; i < s.table.size(); ++i) {
+      if (s.excluded[i]) s.table[i] = -kInf;
+    }
+  }
+  const size_t patterns = s.cost.size() / candidates_;
+  values.resize(patterns);
+  picks.resize(patterns);
+  const int32_t* e = s.entry.data();
+  const double rho = candidates_ > 1 ? prices.battery[t] : 0.0;
+  for (size_t p = 0; p < patterns; ++p, e += n) {
+    // With a battery: the best of the pattern's candidates b at the copy's price rho.
+    const size_t at = p * candidates_;
+    size_t pick = at;
+    double v = s.cost[at] - rho * s.net_kw[at];
+    for (size_t q = at + 1; q < at + candidates_; ++q) {
+      const double w = s.cost[q] - rho * s.net_kw[q];
+      if (w < v) {
+        v = w;
+        pick = q;
+      }
+    }
+    for (int k = 0; k < n; ++k) v -= s.table[e[k]];
+    values[p] = v;
+    picks[p] = pick;
+  }
+}
+
+bool DecompositionBound::SolveSlotSide(const DecompositionPrices& prices, DecompositionPoint& out) {
   const ScenarioContext& c = *c_;
   const Instance& in = *c.instance;
   out.slot_side = 0;
   // The cheapest pattern of each slot at the prices.
   out.slot_battery_kw.assign(candidates_ > 1 ? c.slots() : 0, 0.0);
   for (int t = 0; t < c.slots(); ++t) {
-    Slot& s = slots_[t];
+    PatternValues(prices, t, values_, picks_);
+    const Slot& s = slots_[t];
     const int n = static_cast<int>(s.jobs.size());
-    for (int k = 0; k < n; ++k) {
-      const int j = s.jobs[k];
-      const int modes = c.jobs[j]->num_modes();
-      const double* p = pi[j].data() + static_cast<size_t>(t - in.jobs[j].release_slot) * modes;
-      std::copy(p, p + modes, s.table.begin() + s.price_offset[k] + 1);
-    }
-    double best = kInf;
-    size_t best_p = 0, best_candidate = 0;
-    const int32_t* e = s.entry.data();
-    const size_t patterns = s.cost.size() / candidates_;
-    if (candidates_ == 1) {
-      for (size_t p = 0; p < patterns; ++p, e += n) {
-        double v = s.cost[p];
-        for (int k = 0; k < n; ++k) v -= s.table[e[k]];
-        if (v < best) {
-          best = v;
-          best_p = p;
-        }
-      }
-    } else {
-      const double rho = prices.battery[t];
-      auto copy_price = [&](double b) { return rho * b; };
-      for (size_t p = 0; p < patterns; ++p, e += n) {
-        const size_t at = p * candidates_;
-        size_t pick = at;
-        double v = s.cost[at] - copy_price(s.net_kw[at]);
-        for (size_t q = at + 1; q < at + candidates_; ++q) {
-          const double w = s.cost[q] - copy_price(s.net_kw[q]);
-          if (w < v) {
-            v = w;
-            pick = q;
-          }
-        }
-        for (int k = 0; k < n; ++k) v -= s.table[e[k]];
-        if (v < best) {
-          best = v;
-          best_p = p;
-          best_candidate = pick;
-        }
-      }
-      out.slot_battery_kw[t] = s.net_kw[best_candidate];
-    }
-    out.slot_side += best;
+    const size_t best_p = std::min_element(values_.begin(), values_.end()) - values_.begin();
+    if (values_[best_p] == kInf) return false;  // the restrictions leave no pattern
+    if (candidates_ > 1) out.slot_battery_kw[t] = s.net_kw[picks_[best_p]];
+    out.slot_side += values_[best_p];
     for (int k = 0; k < n; ++k) {
       const int j = s.jobs[k];
       out.slot_choice[j][t - in.jobs[j].release_slot] = s.entry[best_p * n + k] - s.price_offset[k];
     }
   }
+  return true;
 }
 
 bool DecompositionBound::SolveBatterySide(const DecompositionPrices& prices,
@@ -395,6 +436,7 @@ absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
   out.bound = point.value;
   out.iterations = 1;
   out.prices = pi0;
+  out.plans = point.plans;
   // The battery copies are in kW and their prices in USD per kW, against 0/1 choices priced
   // in USD: measured in units of the battery power P, both share one step (unscaled, the
   // battery's coordinates dominate the norm and the job prices stall).
@@ -433,6 +475,7 @@ absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
     if (point.value > out.bound) {
       out.bound = point.value;
       out.prices = pi;
+      out.plans = point.plans;
       reds = 0;
       if (blend.g_dot_v >= 0) f = std::min(2.0, 1.1 * f);  // green: a longer step would pay
     } else if (++reds >= 20) {
@@ -455,7 +498,8 @@ absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
 
 absl::StatusOr<double> TightenByDecomposition(const ScenarioContext& c, Workspaces& work,
                                               const SolveOptions& options, const Deadline& deadline,
-                                              SolverLog& log, EngineOutcome& root) {
+                                              SolverLog& log, EngineOutcome& root,
+                                              DecompositionRoot* keep) {
   if (options.decomposition_iterations <= 0 || !root.incumbent || root.multipliers.empty()) {
     return -kInf;
   }
@@ -499,8 +543,20 @@ absl::StatusOr<double> TightenByDecomposition(const ScenarioContext& c, Workspac
             absl::StrFormat("decomposition: %d iterations, %lld pattern entries", out->iterations,
                             static_cast<long long>(bound->pattern_entries())));
   // Closed: the root is proven and branch and bound has nothing to do.
-  if (RelativeGap(incumbent, out->bound) <= options.gap)
+  if (RelativeGap(incumbent, out->bound) <= options.gap) {
     KeepDecompositionBound(options, out->bound, root);
+  } else if (keep != nullptr && !deadline.Passed()) {
+    if (std::optional<RootFixings> fixed =
+            bound->Fix(out->prices, GapTarget{options.gap}.Cutoff(incumbent))) {
+      log.Note(absl::StrFormat("reduced-cost fixing: %d of %d (job, slot, choice) removed",
+                               fixed->removed_choices, fixed->choices));
+      keep->fixings = std::move(*fixed);
+      if (RelativeGap(incumbent, out->bound) <= kNodeBoundGap) {
+        keep->prices = out->prices;
+        keep->bound = std::move(bound);
+      }
+    }
+  }
   return out->bound;
 }
 

@@ -93,6 +93,11 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
            "solver log on stderr: 0 none, 1 new incumbents, better bounds and throttled "
            "progress rows, 2 every iteration (docs/engine.md, \"The log\")",
            1.0, 0.0, 2.0, &SolveOptions::log_level),
+      // The decomposition's branch and bound (#13: docs/engine.md).
+      Spec("decomposition-node-iterations",
+           "volume-algorithm iterations of the decomposition bound at each branch-and-bound "
+           "node, where the root ran the decomposition (otherwise --node-iterations applies)",
+           250.0, 1.0, 1e6, &SolveOptions::decomposition_node_iterations),
   };
   return specs;
 }
@@ -202,11 +207,13 @@ absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario sc
       outcome.status != SolveStatus::kTimeLimit && !deadline.StopRequested()) {
     // The decomposition bound at the root (decomposition.h): where it closes the gap,
     // branch and bound has nothing left to do; otherwise it is applied after the search.
-    CKPTDP_ASSIGN_OR_RETURN(
-        const double decomposition_bound,
-        internal::TightenByDecomposition(context, work, options, deadline, log, outcome));
+    // Its reduced-cost fixings restrict the search's root, and its bound is the nodes'.
+    internal::DecompositionRoot decomposition;
+    CKPTDP_ASSIGN_OR_RETURN(const double decomposition_bound,
+                            internal::TightenByDecomposition(context, work, options, deadline, log,
+                                                             outcome, &decomposition));
     CKPTDP_RETURN_IF_ERROR(
-        internal::BranchAndBound(context, work, options, deadline, log, outcome));
+        internal::BranchAndBound(context, work, options, deadline, log, outcome, &decomposition));
     internal::KeepDecompositionBound(options, decomposition_bound, outcome);
   }
   if (outcome.incumbent) {

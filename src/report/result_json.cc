@@ -295,11 +295,12 @@ std::string HumanSummary(const Instance& instance, const std::vector<JobModes>& 
     absl::StrAppendFormat(&out, "objective  %.2f USD  bound %.2f USD  gap %.4f%%\n",
                           result.objective_usd, result.lower_bound_usd, 100.0 * result.gap);
     if (const GapBreakdown& g = result.solver.gap_breakdown; g.available) {
-      absl::StrAppendFormat(&out,
-                            "root gap   %.2f USD = job paths %.2f + idle priced GPUs %.2f + "
-                            "power side %.2f\n",
-                            result.objective_usd - g.root_bound_usd, g.job_paths_usd,
-                            g.idle_capacity_usd, g.power_side_usd);
+      absl::StrAppendFormat(
+          &out,
+          "root gap   %.2f USD (Lagrangian bound) = job paths %.2f + idle priced GPUs %.2f + "
+          "power side %.2f\n",
+          result.objective_usd - g.root_bound_usd, g.job_paths_usd, g.idle_capacity_usd,
+          g.power_side_usd);
     }
   } else if (result.status != SolveStatus::kInfeasible && std::isfinite(result.lower_bound_usd)) {
     absl::StrAppendFormat(&out, "objective  none (no schedule found)  bound %.2f USD\n",

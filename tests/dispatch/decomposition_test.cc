@@ -252,5 +252,123 @@ TEST_CASE("decomposition: S4 of the paper and of three small instances is proven
   }
 }
 
+TEST_CASE("decomposition: reduced-cost fixing keeps every choice of a proven optimum", "[decomp]") {
+  // Solved to proven optimality (branch and bound on these small instances), the optimum's
+  // level in every (job, slot) must lie in the fixed range at a cutoff just above it; and
+  // at a cutoff below the decomposition bound every choice goes.
+  for (const char* file :
+       {"instances/small_2job_8slot.json", "instances/small_limits_10slot.json"}) {
+    INFO(file);
+    const Instance in = Load(file);
+    const std::vector<JobModes> modes = *BuildAllModes(in);
+    for (Scenario scenario : {Scenario::kS4, Scenario::kS6}) {
+      INFO(ScenarioName(scenario));
+      SolveOptions options;
+      options.threads = 1;
+      const absl::StatusOr<Result> solved = SolveScenario(in, scenario, options);
+      REQUIRE(solved.ok());
+      REQUIRE(solved->status == SolveStatus::kOptimal);
+      ScenarioContext c = MakeContext(in, modes, scenario);
+      Workspaces work = MakeWorkspaces(c);
+      SolveOptions root;
+      root.max_nodes = 0;
+      root.threads = 1;
+      SolverLog quiet(nullptr, kLogQuiet, Clock::now());
+      absl::StatusOr<EngineOutcome> lagrangian =
+          RunLagrangian(c, work, root, Clock::now(), RootSetup{}, quiet);
+      REQUIRE(lagrangian.ok());
+      std::optional<DecompositionBound> d = DecompositionBound::Build(c, DecompositionOptions{});
+      REQUIRE(d.has_value());
+      DecompositionOptions volume;
+      volume.max_iterations = 500;
+      volume.gap = 0;
+      const absl::StatusOr<std::optional<DecompositionOutcome>> run = RunVolumeAlgorithm(
+          *d, d->FromLagrangian(lagrangian->multipliers.lambda, lagrangian->multipliers.mu),
+          solved->objective_usd, volume, Clock::time_point::max());
+      REQUIRE(run.ok());
+      REQUIRE(run->has_value());
+      const double optimum = solved->objective_usd;
+      const std::optional<RootFixings> fixed = d->Fix((*run)->prices, optimum + 1e-6);
+      REQUIRE(fixed.has_value());
+      CHECK(fixed->choices > 0);
+      CHECK(fixed->removed_bound >= optimum + 1e-6);
+      for (int j = 0; j < c.num_jobs(); ++j) {
+        const std::vector<int> level_of_mode = ModeLevels(*c.jobs[j]);
+        const Job& job = in.jobs[j];
+        std::vector<int> level(in.time.slots, 0);
+        for (const Run& r : solved->schedule.jobs[j]) {
+          for (int t = r.start_slot; t < r.end_slot; ++t) {
+            level[t] = level_of_mode[c.graph_mode_of[j][r.mode]];
+          }
+        }
+        for (const SlotRestriction& r : fixed->restrictions) {
+          if (r.job != j) continue;
+          INFO("job " << j << " slot " << r.slot << " range (" << r.lo << ", " << r.hi << "]");
+          CHECK(r.slot >= job.release_slot);
+          CHECK(r.slot < job.deadline_slot);
+          CHECK(level[r.slot] > r.lo);
+          CHECK(level[r.slot] <= r.hi);
+        }
+      }
+      // Below the bound nothing survives (every schedule is at least the bound).
+      const std::optional<RootFixings> all = d->Fix((*run)->prices, (*run)->bound - 1e-6);
+      REQUIRE(all.has_value());
+      CHECK(all->removed_choices == all->choices);
+    }
+  }
+}
+
+TEST_CASE("decomposition: restricted to a node, the bound stays below the node's schedules",
+          "[decomp]") {
+  // Restricting every (job, slot) to the proven optimum's level leaves that schedule alone in
+  // the node: D may not exceed its cost at any prices. Lifting the restrictions again gives
+  // back the unrestricted D exactly (an excluded choice must not stay excluded).
+  const Instance in = Load("instances/small_2job_8slot.json");
+  const std::vector<JobModes> modes = *BuildAllModes(in);
+  for (Scenario scenario : {Scenario::kS4, Scenario::kS6}) {
+    INFO(ScenarioName(scenario));
+    SolveOptions options;
+    options.threads = 1;
+    const absl::StatusOr<Result> solved = SolveScenario(in, scenario, options);
+    REQUIRE(solved.ok());
+    REQUIRE(solved->status == SolveStatus::kOptimal);
+    ScenarioContext c = MakeContext(in, modes, scenario);
+    std::optional<DecompositionBound> d = DecompositionBound::Build(c, DecompositionOptions{});
+    REQUIRE(d.has_value());
+    std::vector<SlotRestriction> only_optimum, must_train;
+    for (int j = 0; j < c.num_jobs(); ++j) {
+      const std::vector<int> level_of_mode = ModeLevels(*c.jobs[j]);
+      std::vector<int> level(in.time.slots, 0);
+      for (const Run& r : solved->schedule.jobs[j]) {
+        for (int t = r.start_slot; t < r.end_slot; ++t) {
+          level[t] = level_of_mode[c.graph_mode_of[j][r.mode]];
+        }
+      }
+      for (int t = in.jobs[j].release_slot; t < in.jobs[j].deadline_slot; ++t) {
+        only_optimum.push_back({j, t, level[t] - 1, level[t]});
+        if (level[t] > 0) must_train.push_back({j, t, 0, c.jobs[j]->num_modes()});
+      }
+    }
+    const std::vector<double> zero(in.time.slots, 0.0);
+    DecompositionPoint free_point, point;
+    REQUIRE(d->Evaluate(d->FromLagrangian(zero, zero), free_point));
+    d->Restrict(only_optimum);
+    DecompositionOptions volume;
+    volume.max_iterations = 400;
+    volume.gap = 0;
+    const absl::StatusOr<std::optional<DecompositionOutcome>> run = RunVolumeAlgorithm(
+        *d, d->FromLagrangian(zero, zero), solved->objective_usd, volume, Clock::time_point::max());
+    REQUIRE(run.ok());
+    REQUIRE(run->has_value());
+    CHECK((*run)->bound <= solved->objective_usd + 1e-9);
+    d->Restrict(must_train);
+    REQUIRE(d->Evaluate(d->FromLagrangian(zero, zero), point));
+    CHECK(point.value >= free_point.value - 1e-12);
+    d->Restrict({});
+    REQUIRE(d->Evaluate(d->FromLagrangian(zero, zero), point));
+    CHECK(point.value == Approx(free_point.value).margin(1e-12));
+  }
+}
+
 }  // namespace
 }  // namespace ckptdp::internal

@@ -21,16 +21,17 @@
 namespace ckptdp {
 
 struct SolveOptions {
-  double gap = 1e-4;                     // stop when (incumbent - bound) / |incumbent| <= gap
-  double time_limit_s = 600;             // wall-clock limit; the incumbent is returned with its gap
-  int threads = 0;                       // worker threads for per-job subproblems (0 = all cores)
-  int max_iterations = 400;              // Lagrangian iterations at most
-  int stall_iterations = 60;             // stop when the bound has not improved for this many
-  int max_nodes = 20000;                 // branch-and-bound nodes after the root (0 = no branching)
-  int node_iterations = 40;              // Lagrangian iterations per branch-and-bound node
-  int decomposition_iterations = 1000;   // root Lagrangian-decomposition bound (0 = off)
-  int neighbourhood_stall_rounds = 100;  // neighbourhood search: stop after this many rounds
-                                         // per job (at least 100) without improvement (0 = none)
+  double gap = 1e-4;                    // stop when (incumbent - bound) / |incumbent| <= gap
+  double time_limit_s = 600;            // wall-clock limit; the incumbent is returned with its gap
+  int threads = 0;                      // worker threads for per-job subproblems (0 = all cores)
+  int max_iterations = 400;             // Lagrangian iterations at most
+  int stall_iterations = 60;            // stop when the bound has not improved for this many
+  int max_nodes = 20000;                // branch-and-bound nodes after the root (0 = no branching)
+  int node_iterations = 40;             // Lagrangian iterations per branch-and-bound node
+  int decomposition_iterations = 1000;  // root Lagrangian-decomposition bound (0 = off)
+  int decomposition_node_iterations = 250;  // its volume iterations per branch-and-bound node
+  int neighbourhood_stall_rounds = 100;     // neighbourhood search: stop after this many rounds
+                                            // per job (at least 100) without improvement (0 = none)
   int log_level = 1;              // 0 quiet, 1 changes and throttled progress, 2 every iteration
   bool diagnose_capacity = true;  // when no schedule is found, search the binding site limit
   std::ostream* log = nullptr;    // the solver log (docs/engine.md, "The log")

@@ -17,6 +17,7 @@
 #define CKPTDP_DISPATCH_INTERNAL_BRANCH_AND_BOUND_H_
 
 #include "ckptdp/engine.h"
+#include "dispatch/internal/decomposition.h"
 #include "dispatch/internal/lagrangian.h"
 
 namespace ckptdp::internal {
@@ -25,9 +26,16 @@ namespace ckptdp::internal {
 // and updates it in place: a better incumbent, a higher bound, `nodes` and the status:
 // kOptimal once the gap is proven, kTimeLimit (kInterrupted) if the deadline (the stop
 // token) ended the search, kNodeLimit after options.max_nodes nodes.
+//
+// With `decomposition` (TightenByDecomposition's), the root node takes its reduced-cost
+// fixings as restrictions (the schedules they remove cost at least fixings.removed_bound,
+// which the final bound takes into account). If it also holds the decomposition bound,
+// every node's bound is that bound restricted to the node (DecompositionBound::Restrict),
+// raised by options.decomposition_node_iterations volume iterations from the parent's
+// prices, and x-bar chooses the branch. Otherwise nodes run the Lagrangian dual as above.
 absl::Status BranchAndBound(const ScenarioContext& context, Workspaces& work,
                             const SolveOptions& options, const Deadline& deadline, SolverLog& log,
-                            EngineOutcome& root);
+                            EngineOutcome& root, DecompositionRoot* decomposition = nullptr);
 
 }  // namespace ckptdp::internal
 

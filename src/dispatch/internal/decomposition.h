@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "ckptdp/engine.h"
+#include "dispatch/internal/decomposition_fixing.h"
 #include "dispatch/internal/evaluation.h"
 #include "dispatch/internal/lagrangian.h"
 #include "dispatch/internal/solver_log.h"
@@ -90,8 +91,18 @@ class DecompositionBound {
   DecompositionPrices FromLagrangian(const std::vector<double>& lambda,
                                      const std::vector<double>& mu) const;
 
-  // D(pi); false if some job has no path (the scenario is infeasible: no bound).
+  // D(pi); false if some job has no path or some slot no pattern (the scenario, or the
+  // restricted part of it, is infeasible: no bound).
   bool Evaluate(const DecompositionPrices& pi, DecompositionPoint& out);
+
+  // Restricts both sides to branch-and-bound restrictions (dual.h; at most one per (job,
+  // slot)), replacing earlier ones: the job side's path DP blocks the excluded levels, the
+  // slot side drops the patterns that use them. D then bounds the restricted schedules.
+  void Restrict(const std::vector<SlotRestriction>& restrictions);
+
+  // Reduced-cost fixing at prices pi against `cutoff` (decomposition_fixing.h; defined in
+  // decomposition_fixing.cc). Returns std::nullopt if D(pi) cannot be evaluated.
+  std::optional<RootFixings> Fix(const DecompositionPrices& pi, double cutoff);
 
   int64_t pattern_entries() const { return entries_; }
   // The battery's power P (kW) when its net power is copied, else 0.
@@ -108,11 +119,18 @@ class DecompositionBound {
     std::vector<double> cost;       // patterns x candidates: SlotCostUsd(L + b)
     std::vector<double> net_kw;     // patterns x candidates: b (0 without battery)
     std::vector<double> table;      // per active job: 0 (idle), then its mode prices
+    std::vector<char> excluded;     // like `table`: choices a restriction excludes (or empty)
   };
   // The three sides of D(pi) (Evaluate adds them up).
   bool SolveJobSide(const DecompositionPrices& pi, DecompositionPoint& out);
-  void SolveSlotSide(const DecompositionPrices& pi, DecompositionPoint& out);
+  bool SolveSlotSide(const DecompositionPrices& pi, DecompositionPoint& out);
+  // Job j's restrictions into `costs`, the one of `replace`'s slot (if any) replaced by it.
+  void ApplyJobRestrictions(int j, const SlotRestriction* replace, EdgeCosts& costs) const;
   bool SolveBatterySide(const DecompositionPrices& pi, DecompositionPoint& out) const;
+  // The value of every pattern of slot t at pi (its cost at the best battery candidate,
+  // minus its choices' prices) and that candidate's index into Slot::cost.
+  void PatternValues(const DecompositionPrices& pi, int t, std::vector<double>& values,
+                     std::vector<size_t>& picks);
   explicit DecompositionBound(const ScenarioContext& context)
       : c_(&context), work_(context.num_jobs()) {}
 
@@ -120,6 +138,10 @@ class DecompositionBound {
   std::vector<JobWorkspace> work_;  // the job side's DP scratch, one per job
   std::vector<Slot> slots_;
   std::vector<EdgeCosts> costs_;
+  std::vector<std::vector<int>> level_of_mode_;             // per job (dual.h)
+  std::vector<std::vector<SlotRestriction>> restrictions_;  // per job (Restrict)
+  std::vector<double> values_;                              // PatternValues scratch
+  std::vector<size_t> picks_;
   int64_t entries_ = 0;
   int candidates_ = 1;  // per pattern: 1 without battery, 4 with
 };
@@ -131,6 +153,7 @@ struct DecompositionOutcome {
   // x-bar of the volume algorithm, per job [(t - release) * (M + 1) + choice]: the
   // average of the two sides' choices, weights summing to 1 per (job, slot).
   std::vector<std::vector<double>> x_bar;
+  std::vector<PathSolution> plans;  // the job side's paths at the best bound
 };
 
 // Offered the job side's paths every few iterations (primal recovery); returns the
@@ -155,9 +178,18 @@ absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
 // nodes and turn the order into creation order), and the caller applies the decomposition
 // bound after it with KeepDecompositionBound. No-op when
 // options.decomposition_iterations == 0.
+// When the gap stays open and `keep` is not null, it receives the reduced-cost fixings at
+// the best prices (decomposition_fixing.h) and, if the gap is at most 5 %, the
+// decomposition and those prices, for branch and bound's node bounds.
+struct DecompositionRoot {
+  std::optional<DecompositionBound> bound;
+  DecompositionPrices prices;
+  RootFixings fixings;
+};
 absl::StatusOr<double> TightenByDecomposition(const ScenarioContext& context, Workspaces& work,
                                               const SolveOptions& options, const Deadline& deadline,
-                                              SolverLog& log, EngineOutcome& root);
+                                              SolverLog& log, EngineOutcome& root,
+                                              DecompositionRoot* keep = nullptr);
 
 // outcome.lower_bound = max(itself, bound), and kOptimal if that closes the gap.
 void KeepDecompositionBound(const SolveOptions& options, double bound, EngineOutcome& outcome);

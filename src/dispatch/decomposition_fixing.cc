@@ -1,0 +1,96 @@
+#include "dispatch/internal/decomposition_fixing.h"
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "dispatch/internal/decomposition.h"
+
+namespace ckptdp::internal {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+}  // namespace
+
+std::optional<RootFixings> DecompositionBound::Fix(const DecompositionPrices& prices,
+                                                   double cutoff) {
+  DecompositionPoint point;
+  if (!Evaluate(prices, point)) return std::nullopt;  // also leaves costs_ at these prices
+  const ScenarioContext& c = *c_;
+  const Instance& in = *c.instance;
+  // bound[j][(t - release_j) * (M_j + 1) + choice] = D(pi | x_{j,t} = y_{j,t} = choice).
+  std::vector<std::vector<double>> bound(c.num_jobs());
+  for (int j = 0; j < c.num_jobs(); ++j) {
+    const JobSubproblem& sub = *c.jobs[j];
+    const Job& job = in.jobs[j];
+    const int stride = sub.num_modes() + 1;
+    EdgeCosts& costs = costs_[j];
+    const double job_side = sub.LowerBound(costs, point.plans[j], work_[j]);
+    bound[j].assign(static_cast<size_t>(job.deadline_slot - job.release_slot) * stride, kInf);
+    // The job side through (t, choice): the path DP with every other level of slot t blocked.
+    for (int t = job.release_slot; t < job.deadline_slot; ++t) {
+      for (int choice = 0; choice < stride; ++choice) {
+        const int level = choice == 0 ? 0 : level_of_mode_[j][choice - 1];
+        const SlotRestriction only{j, t, level - 1, level};
+        ApplyJobRestrictions(j, &only, costs);
+        const PathSolution path = sub.Solve(costs, work_[j]);
+        // Infeasible, or excluded by a restriction of this slot: the slot side is infinite.
+        if (!path.feasible) continue;
+        bound[j][static_cast<size_t>(t - job.release_slot) * stride + choice] =
+            point.value - job_side + sub.LowerBound(costs, path, work_[j]);
+      }
+    }
+    ApplyJobRestrictions(j, nullptr, costs);
+  }
+  // The slot side with the choice: its cheapest pattern that has it.
+  std::vector<double> with_choice;
+  for (int t = 0; t < c.slots(); ++t) {
+    PatternValues(prices, t, values_, picks_);
+    const Slot& s = slots_[t];
+    const int n = static_cast<int>(s.jobs.size());
+    with_choice.assign(s.table.size(), kInf);
+    const int32_t* e = s.entry.data();
+    for (size_t p = 0; p < values_.size(); ++p, e += n) {
+      for (int k = 0; k < n; ++k) with_choice[e[k]] = std::min(with_choice[e[k]], values_[p]);
+    }
+    const double slot_min = *std::min_element(values_.begin(), values_.end());
+    for (int k = 0; k < n; ++k) {
+      const int j = s.jobs[k];
+      const int stride = c.jobs[j]->num_modes() + 1;
+      double* b = bound[j].data() + static_cast<size_t>(t - in.jobs[j].release_slot) * stride;
+      for (int choice = 0; choice < stride; ++choice) {
+        b[choice] += with_choice[s.price_offset[k] + choice] - slot_min;
+      }
+    }
+  }
+  // The surviving choices of each (job, slot) as a range of levels.
+  RootFixings out;
+  for (int j = 0; j < c.num_jobs(); ++j) {
+    const Job& job = in.jobs[j];
+    const int top = c.jobs[j]->num_modes(), stride = top + 1;
+    for (int t = job.release_slot; t < job.deadline_slot; ++t) {
+      int lo = top + 1, hi = -1;
+      for (int choice = 0; choice < stride; ++choice) {
+        const double b = bound[j][static_cast<size_t>(t - job.release_slot) * stride + choice];
+        const int level = choice == 0 ? 0 : level_of_mode_[j][choice - 1];
+        ++out.choices;
+        if (b >= cutoff) {
+          ++out.removed_choices;
+          out.removed_bound = std::min(out.removed_bound, b);
+        } else {
+          lo = std::min(lo, level);
+          hi = std::max(hi, level);
+        }
+      }
+      if (hi < 0) {
+        out.restrictions.push_back({j, t, top, top});  // nothing left: no level at all
+      } else if (lo > 0 || hi < top) {
+        out.restrictions.push_back({j, t, lo - 1, hi});
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace ckptdp::internal
