@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "absl/strings/str_format.h"
+#include "dispatch/internal/distributed.h"
 #include "dispatch/internal/dual.h"
 #include "dispatch/internal/multiplier_update.h"
 #include "dispatch/internal/neighbourhood.h"
@@ -66,7 +67,8 @@ class Root {
         setup_(setup),
         log_(log),
         deadline_(Deadline::After(start, options.time_limit_s, options)),
-        dual_(c, work, ResolveThreads(options.threads)),
+        comm_(DistributedComm(options)),
+        dual_(c, work, ResolveThreads(options.threads), comm_),
         update_(RootStepOptions(setup.deflection)),
         gap_{options.gap},
         ceiling_(CostCeiling(c)),
@@ -92,6 +94,12 @@ class Root {
   bool RecordInfeasibleJob(int it);
   absl::Status RecoverPrimal(int it);
   std::optional<SolveStatus> StopRule();
+  // Distributed: rank 0's stopping decision and (when it changed) its incumbent on every rank.
+  absl::StatusOr<std::optional<SolveStatus>> FollowLeaderStop(std::optional<SolveStatus> stop);
+  void NewIncumbent(Evaluated e) {
+    out_.incumbent = std::move(e);
+    ++incumbent_version_;
+  }
   void Log(const char* phase, std::string_view text = {}) {
     log_.Offer({phase, out_.iterations, 0, 0, dual_value_, update_.best(), Incumbent()}, text);
   }
@@ -102,6 +110,10 @@ class Root {
   const RootSetup& setup_;
   SolverLog& log_;
   const Deadline deadline_;
+  // Distributed (docs/distributed.md): the job subproblems are split over the ranks; rank 0
+  // alone recovers schedules and decides when to stop, and the others follow it.
+  const Communicator* comm_;
+  int incumbent_version_ = 0, shared_version_ = 0;
   DualEvaluator dual_;
   DeflectedPolyakStep update_;
   const GapTarget gap_;
@@ -127,11 +139,11 @@ bool Root::ProvenUnreachable() {
 }
 
 absl::Status Root::StartFromSeed() {
-  if (setup_.seed == nullptr) return absl::OkStatus();
+  if (setup_.seed == nullptr || !Leader(comm_)) return absl::OkStatus();
   CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c_, *setup_.seed));
   if (e.feasible) {
     CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, work_, e, deadline_));
-    out_.incumbent = std::move(e);
+    NewIncumbent(std::move(e));
   }
   return absl::OkStatus();
 }
@@ -153,6 +165,7 @@ bool Root::RecordInfeasibleJob(int it) {
 }
 
 absl::StatusOr<bool> Root::Iterate(int it) {
+  if (comm_ != nullptr) comm_->MaybeInjectFailure("Lagrangian iteration", it);
   CKPTDP_ASSIGN_OR_RETURN(const DualEvaluator::Outcome evaluated,
                           dual_.Evaluate(prices_, {}, deadline_));
   if (evaluated == DualEvaluator::Outcome::kOutOfTime) {
@@ -163,9 +176,13 @@ absl::StatusOr<bool> Root::Iterate(int it) {
   out_.iterations = it;
   dual_value_ = dual_.value();
   if (update_.Observe(dual_value_)) out_.multipliers = prices_;
-  CKPTDP_RETURN_IF_ERROR(RecoverPrimal(it));
+  if (Leader(comm_)) CKPTDP_RETURN_IF_ERROR(RecoverPrimal(it));
   Log("root");
-  if (const std::optional<SolveStatus> stop = StopRule()) {
+  std::optional<SolveStatus> stop = Leader(comm_) ? StopRule() : std::nullopt;
+  if (comm_ != nullptr) {
+    CKPTDP_ASSIGN_OR_RETURN(stop, FollowLeaderStop(stop));
+  }
+  if (stop) {
     out_.status = *stop;
     return false;
   }
@@ -195,7 +212,7 @@ absl::Status Root::RecoverPrimal(int it) {
     last_search_ = it;
   }
   if (!have || Improves(e.cost_usd, Incumbent())) {
-    out_.incumbent = std::move(e);
+    NewIncumbent(std::move(e));
     last_repair_gain_ = it;
   }
   return absl::OkStatus();
@@ -222,6 +239,16 @@ std::optional<SolveStatus> Root::StopRule() {
   return std::nullopt;
 }
 
+absl::StatusOr<std::optional<SolveStatus>> Root::FollowLeaderStop(std::optional<SolveStatus> stop) {
+  const bool send = incumbent_version_ != shared_version_;
+  shared_version_ = incumbent_version_;
+  CKPTDP_ASSIGN_OR_RETURN(
+      const int code,
+      FollowLeader(c_, *comm_, stop ? static_cast<int>(*stop) : -1, send, out_.incumbent));
+  if (code < 0) return std::optional<SolveStatus>();
+  return std::optional<SolveStatus>(static_cast<SolveStatus>(code));
+}
+
 absl::Status Root::SearchAfterRoot() {
   out_.lower_bound = update_.best();
   const Deadline search_until =
@@ -233,6 +260,8 @@ absl::Status Root::SearchAfterRoot() {
     NeighbourhoodOptions lns;
     // Per job: a round touches a handful of jobs, so fleets need more rounds to try each.
     lns.stall_rounds = std::max(100, options_.neighbourhood_stall_rounds * c_.num_jobs());
+    // Distributed: one seed stream per rank (rank 0's is the single process's).
+    if (comm_ != nullptr) lns.seed += comm_->rank();
     const double bound = out_.lower_bound;
     const auto good_enough = [&](double cost) { return gap_.Closed(cost, bound); };
     CKPTDP_ASSIGN_OR_RETURN(
@@ -246,12 +275,25 @@ absl::Status Root::SearchAfterRoot() {
       out_.status = search_until.Reason();
     }
   }
-  if (out_.incumbent && !search_until.Passed()) {
+  if (comm_ != nullptr) {
+    // The cheapest schedule of all ranks' searches goes on; rank 0 finishes it and its
+    // outcome is everyone's, so that the ranks leave the root in the same state.
+    CKPTDP_ASSIGN_OR_RETURN(
+        out_.neighbourhood_rounds,
+        ShareBestIncumbent(c_, *comm_, out_.incumbent, out_.neighbourhood_rounds));
+  }
+  if (out_.incumbent && !search_until.Passed() && Leader(comm_)) {
     CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, work_, *out_.incumbent, search_until));
     if (out_.status != SolveStatus::kTimeLimit && out_.status != SolveStatus::kInterrupted &&
         gap_.Closed(Incumbent(), out_.lower_bound)) {
       out_.status = SolveStatus::kOptimal;
     }
+  }
+  if (comm_ != nullptr) {
+    CKPTDP_ASSIGN_OR_RETURN(const int status,
+                            FollowLeader(c_, *comm_, static_cast<int>(out_.status),
+                                         /*send=*/true, out_.incumbent));
+    out_.status = static_cast<SolveStatus>(status);
   }
   return absl::OkStatus();
 }

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <vector>
 
+#include "ckptdp/communicator.h"
 #include "dispatch/internal/evaluation.h"
 #include "dispatch/internal/multipliers.h"
 #include "dispatch/internal/stop_rules.h"
@@ -37,8 +38,11 @@ void ApplyRestrictions(const ScenarioContext& context, int job,
 
 class DualEvaluator {
  public:
-  // Solves the jobs in `work`, one workspace per job.
-  DualEvaluator(const ScenarioContext& context, Workspaces& work, int threads);
+  // Solves the jobs in `work`, one workspace per job. With a distributed `comm`, each rank
+  // solves its share of the jobs (job_partition.h) and Evaluate is a collective: every rank
+  // calls it, and every rank ends with every job's plan (docs/distributed.md).
+  DualEvaluator(const ScenarioContext& context, Workspaces& work, int threads,
+                const Communicator* comm = nullptr);
 
   enum class Outcome { kOk, kOutOfTime, kJobInfeasible };
 
@@ -64,8 +68,13 @@ class DualEvaluator {
   double gpu_kw() const { return gpu_kw_; }
 
  private:
+  // Distributed: exchanges the jobs' plans and bounds; true if any rank ran out of time.
+  bool ShareJobResults(bool out_of_time);
+
   const ScenarioContext& c_;
   Workspaces& work_;
+  const Communicator* comm_ = nullptr;  // only when distributed
+  std::vector<int> mine_;               // the jobs this rank solves
   tbb::task_arena arena_;
   std::vector<double> load_lo_, load_hi_;
   std::vector<std::vector<int>> levels_;
