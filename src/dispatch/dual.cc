@@ -137,6 +137,7 @@ absl::StatusOr<DualEvaluator::Outcome> DualEvaluator::Evaluate(
   // On large instances (S3's DP over 2000 work units, hundreds of jobs) one evaluation
   // takes seconds: past the deadline, start no more jobs and drop the evaluation.
   std::atomic<bool> out_of_time{false};
+  const Clock::time_point started = Clock::now();
   arena_.execute([&] {
     tbb::parallel_for(0, static_cast<int>(mine_.size()), [&](int i) {
       const int j = mine_[i];
@@ -153,7 +154,13 @@ absl::StatusOr<DualEvaluator::Outcome> DualEvaluator::Evaluate(
   });
   // Distributed: the jobs of the other ranks arrive, and out of time on one rank is out of
   // time on all (they must take the same branch).
-  const bool stop = comm_ != nullptr ? ShareJobResults(out_of_time.load()) : out_of_time.load();
+  bool stop = out_of_time.load();
+  if (comm_ != nullptr) {
+    const Clock::time_point solved = Clock::now();
+    stop = ShareJobResults(stop);
+    dp_seconds_ += std::chrono::duration<double>(solved - started).count();
+    exchange_seconds_ += SecondsSince(solved);
+  }
   if (stop) return Outcome::kOutOfTime;
   for (int j = 0; j < jobs; ++j) {
     if (!plans_[j].feasible) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "absl/strings/str_format.h"
@@ -85,6 +86,9 @@ class Root {
   void SpentIterations() { out_.status = SolveStatus::kIterationLimit; }
   // A job cannot finish even alone: nothing after the Lagrangian phase can help.
   bool JobInfeasible() const { return job_infeasible_; }
+  // Distributed: one log line with what this rank solved and received in the Lagrangian
+  // phase (docs/distributed.md quotes it).
+  void NoteTraffic() const;
   // After the Lagrangian phase: neighbourhood and local search on the incumbent.
   absl::Status SearchAfterRoot();
   EngineOutcome Finish();
@@ -120,6 +124,7 @@ class Root {
   const double ceiling_;
   Multipliers prices_;
   EdgeCosts scratch_;
+  const std::int64_t bytes_at_start_ = comm_ != nullptr ? comm_->bytes_received() : 0;
   EngineOutcome out_;
   double dual_value_ = NAN;
   int last_search_ = -1000, last_repair_gain_ = 0;
@@ -249,6 +254,17 @@ absl::StatusOr<std::optional<SolveStatus>> Root::FollowLeaderStop(std::optional<
   return std::optional<SolveStatus>(static_cast<SolveStatus>(code));
 }
 
+void Root::NoteTraffic() const {
+  if (comm_ == nullptr) return;
+  const std::int64_t bytes = comm_->bytes_received() - bytes_at_start_;
+  log_.Note(absl::StrFormat(
+      "distributed: rank %d of %d solved %d of %d jobs per iteration: %.3f s of job DPs, %.3f s "
+      "in exchanges, %d bytes received in %d iterations (%d per iteration)",
+      comm_->rank(), comm_->size(), dual_.jobs_solved_here(), c_.num_jobs(), dual_.dp_seconds(),
+      dual_.exchange_seconds(), bytes, out_.iterations,
+      out_.iterations > 0 ? bytes / out_.iterations : 0));
+}
+
 absl::Status Root::SearchAfterRoot() {
   out_.lower_bound = update_.best();
   const Deadline search_until =
@@ -319,6 +335,7 @@ absl::StatusOr<EngineOutcome> RunLagrangian(const ScenarioContext& c, Workspaces
   for (int it = 1; go_on && it <= options.max_iterations; ++it) {
     CKPTDP_ASSIGN_OR_RETURN(go_on, root.Iterate(it));
   }
+  root.NoteTraffic();
   if (root.JobInfeasible()) return root.Finish();
   if (go_on) root.SpentIterations();
   CKPTDP_RETURN_IF_ERROR(root.SearchAfterRoot());

@@ -63,6 +63,11 @@ class DualEvaluator {
   const std::vector<double>& g_mu() const { return g_mu_; }          // GPUs, in kW of GPU
   double norm_squared() const { return norm_; }
   int infeasible_job() const { return infeasible_job_; }
+  // Distributed: this rank's jobs, and the wall-clock seconds it spent solving them and in
+  // the exchanges that followed (waiting for the slowest rank included), over all calls.
+  int jobs_solved_here() const { return static_cast<int>(mine_.size()); }
+  double dp_seconds() const { return dp_seconds_; }
+  double exchange_seconds() const { return exchange_seconds_; }
   const std::vector<int>& levels(int job) const { return levels_[job]; }
   // kW of one GPU at the meter: converts mu (USD per GPU) to the units of lambda.
   double gpu_kw() const { return gpu_kw_; }
@@ -83,6 +88,7 @@ class DualEvaluator {
   std::vector<double> bounds_;
   std::vector<std::vector<const SlotRestriction*>> by_job_;
   double value_ = 0, power_value_ = 0, norm_ = 0, gpu_kw_ = 0;
+  double dp_seconds_ = 0, exchange_seconds_ = 0;
   std::vector<double> g_lambda_, g_mu_;
   int infeasible_job_ = -1;
 };
