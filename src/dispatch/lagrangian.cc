@@ -125,6 +125,7 @@ class Root {
   Multipliers prices_;
   EdgeCosts scratch_;
   const std::int64_t bytes_at_start_ = comm_ != nullptr ? comm_->bytes_received() : 0;
+  const Clock::time_point began_ = Clock::now();
   EngineOutcome out_;
   double dual_value_ = NAN;
   int last_search_ = -1000, last_repair_gain_ = 0;
@@ -258,10 +259,11 @@ void Root::NoteTraffic() const {
   if (comm_ == nullptr) return;
   const std::int64_t bytes = comm_->bytes_received() - bytes_at_start_;
   log_.Note(absl::StrFormat(
-      "distributed: rank %d of %d solved %d of %d jobs per iteration: %.3f s of job DPs, %.3f s "
-      "in exchanges, %d bytes received in %d iterations (%d per iteration)",
-      comm_->rank(), comm_->size(), dual_.jobs_solved_here(), c_.num_jobs(), dual_.dp_seconds(),
-      dual_.exchange_seconds(), bytes, out_.iterations,
+      "distributed: rank %d of %d solved %d of %d jobs per iteration; of the Lagrangian "
+      "phase's %.3f s, %.3f s were job DPs and %.3f s exchanges; %d bytes received in %d "
+      "iterations (%d per iteration)",
+      comm_->rank(), comm_->size(), dual_.jobs_solved_here(), c_.num_jobs(), SecondsSince(began_),
+      dual_.dp_seconds(), dual_.exchange_seconds(), bytes, out_.iterations,
       out_.iterations > 0 ? bytes / out_.iterations : 0));
 }
 
