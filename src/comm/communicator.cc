@@ -8,6 +8,9 @@
 #include <thread>
 
 #ifdef CKPTDP_HAVE_MPI
+// The C API only: Open MPI's and MPICH's deprecated C++ bindings would come with mpi.h.
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 #endif
 
@@ -130,6 +133,7 @@ void Communicator::Broadcast(std::string& bytes, int from) const {
   WaitSleeping(request);
   bytes_received_ += length + static_cast<std::int64_t>(sizeof(int));
 #else
+  (void)bytes;
   (void)from;
 #endif
 }
