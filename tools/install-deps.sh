@@ -9,6 +9,7 @@ packages=(
   catch2 libbenchmark-dev nlohmann-json3-dev libcli11-dev
   coinor-cbc python3-matplotlib time
   clang libclang-rt-14-dev clang-format
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

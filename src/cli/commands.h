@@ -34,7 +34,9 @@ Command AddExportCommand(CLI::App& parent);
 Command AddMilpResultCommand(CLI::App& parent);
 
 // Prints "ckptdp: <message>" to stderr and maps the status to an exit code:
-// InvalidArgument / NotFound / OutOfRange -> 2, anything else -> 3.
+// InvalidArgument / NotFound / OutOfRange / FailedPrecondition -> 2, anything else -> 3.
+// In a distributed run (mpirun) it ends every rank with that code (Communicator::Abort):
+// the others may be waiting for this one.
 int ReportError(const absl::Status& status);
 
 }  // namespace ckptdp::cli

@@ -1,11 +1,13 @@
 #include <iostream>
+#include <string>
 
+#include "ckptdp/communicator.h"
 #include "cli/commands.h"
 
 namespace ckptdp::cli {
+namespace {
 
-int ReportError(const absl::Status& status) {
-  std::cerr << "ckptdp: " << status.message() << "\n";
+int ExitCodeOf(const absl::Status& status) {
   switch (status.code()) {
     case absl::StatusCode::kInvalidArgument:
     case absl::StatusCode::kNotFound:
@@ -15,6 +17,16 @@ int ReportError(const absl::Status& status) {
     default:
       return kExitInternal;
   }
+}
+
+}  // namespace
+
+int ReportError(const absl::Status& status) {
+  const Communicator& comm = Communicator::World();
+  // The other ranks may be waiting in a collective: the whole run ends here.
+  if (comm.distributed()) comm.Abort(ExitCodeOf(status), std::string(status.message()));
+  std::cerr << "ckptdp: " << status.message() << "\n";
+  return ExitCodeOf(status);
 }
 
 }  // namespace ckptdp::cli

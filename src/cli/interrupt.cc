@@ -3,6 +3,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "ckptdp/communicator.h"
+
 namespace ckptdp::cli {
 namespace {
 
@@ -34,6 +36,10 @@ extern "C" void OnStopSignal(int signal_number) {
 }  // namespace
 
 const std::atomic<bool>* InstallInterruptHandler() {
+  // Under mpirun a signal means the run is being torn down (Ctrl-C, or a rank that failed):
+  // the default action ends this rank at once, before it can write anything. A graceful
+  // stop would let rank 0 write a result that the failed run never finished.
+  if (Communicator::World().distributed()) return &stop_requested;
   static const bool installed = [] {
     struct sigaction action = {};
     action.sa_handler = OnStopSignal;

@@ -1,7 +1,8 @@
 // A clean interrupt (docs/cli.md, "Interrupting a solve"): the first SIGINT or SIGTERM sets
 // the engine's stop token, so the search stops at its next safe point and the best schedule
 // found so far is checked, written and summarised with status `interrupted`. A second
-// signal ends the process at once, with the signal's default action.
+// signal ends the process at once, with the signal's default action. In a distributed run
+// (mpirun) no handler is installed: a signal ends the rank at once (docs/distributed.md).
 #ifndef CKPTDP_CLI_INTERRUPT_H_
 #define CKPTDP_CLI_INTERRUPT_H_
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ckptdp/communicator.h"
 #include "cli/commands.h"
 
 namespace {
@@ -40,6 +41,8 @@ std::string SubcommandError(int argc, char** argv,
 
 int main(int argc, char** argv) {
   using namespace ckptdp::cli;
+  // Under mpirun or srun, MPI for the whole run; alone, nothing (docs/distributed.md).
+  ckptdp::CommSession comm_session(argc, argv);
   CLI::App app{
       "ckptdp: execution-feasible day-ahead dispatch of LLM pre-training jobs in a "
       "renewable-powered AI data center (checkpoint-state graphs, 3D-parallel modes, "
@@ -69,8 +72,7 @@ int main(int argc, char** argv) {
       if (c.app->parsed()) return c.run();
     }
   } catch (const std::exception& e) {
-    std::cerr << "ckptdp: internal error: " << e.what() << "\n";
-    return kExitInternal;
+    return ReportError(absl::InternalError(absl::StrCat("internal error: ", e.what())));
   }
   return kExitBadInput;
 }

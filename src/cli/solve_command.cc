@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "ckptdp/check.h"
+#include "ckptdp/communicator.h"
 #include "ckptdp/engine.h"
 #include "ckptdp/report.h"
 #include "ckptdp/result.h"
@@ -30,11 +31,16 @@ int RunSolve(const SolveArgs& args, const SolveOptions& base_options) {
   LoadedInstance in = LoadInstanceOrReport(args.instance, BuildModes::kYes);
   if (!in.ok()) return in.exit_code;
 
+  // Under mpirun every rank solves together (docs/distributed.md); rank 0 logs, checks and
+  // writes, the others only lend their cores.
+  const Communicator& comm = Communicator::World();
   SolveOptions options = base_options;
-  options.log = args.quiet ? nullptr : &std::cerr;
+  options.log = args.quiet || !comm.root() ? nullptr : &std::cerr;
   options.stop = InstallInterruptHandler();
+  options.comm = &comm;
   absl::StatusOr<Result> result = SolveScenario(in.instance, *scenario, options);
   if (!result.ok()) return ReportError(result.status());
+  if (!comm.root()) return result->schedule.jobs.empty() ? kExitInfeasible : kExitSolved;
 
   // The independent checker vets every result before anything is written: a schedule
   // that breaks a GPU, power or checkpoint rule is a bug, never an answer.

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "ckptdp/communicator.h"
 #include "ckptdp/report.h"
 #include "ckptdp/sweep.h"
 #include "cli/commands.h"
@@ -67,31 +68,52 @@ nlohmann::ordered_json PointJson(const SweepPoint& p) {
        p.result.ok() ? p.result->diagnosis : std::string(p.result.status().message())}};
 }
 
-void PrintTable(const std::string& param, const std::vector<SweepPoint>& points) {
+// The table is printed from the points' JSON (PointJson), which is also what the ranks of a
+// distributed sweep send to rank 0: one source for both outputs.
+void PrintTable(const std::string& param, const nlohmann::ordered_json& rows) {
   std::cout << absl::StrFormat("%12s %-15s %9s %9s %11s %9s %8s %8s\n", param, "status", "cost",
                                "reduction", "curtailment", "green", "gap", "time");
   std::cout << absl::StrFormat("%12s %-15s %9s %9s %11s %9s %8s %8s\n", "", "", "(USD)", "(%)",
                                "(MWh)", "share (%)", "(%)", "(s)");
-  for (const SweepPoint& p : points) {
-    if (!HasSchedule(p)) {
+  const auto has_schedule = [](const nlohmann::ordered_json& p) {
+    return !p["objective_usd"].is_null();
+  };
+  for (const nlohmann::ordered_json& p : rows) {
+    const double value = p["value"].get<double>();
+    const std::string status = p["status"].get<std::string>();
+    if (!has_schedule(p)) {
       std::cout << absl::StrFormat(
-          "%12g %-15s %9s %9s %11s %9s %8s %8s\n", p.value, StatusText(p), "-", "-", "-", "-", "-",
-          p.result.ok() ? absl::StrFormat("%.2f", p.result->solver.seconds) : "-");
+          "%12g %-15s %9s %9s %11s %9s %8s %8s\n", value, status, "-", "-", "-", "-", "-",
+          p["seconds"].is_null() ? "-" : absl::StrFormat("%.2f", p["seconds"].get<double>()));
       continue;
     }
-    const Result& r = *p.result;
-    std::cout << absl::StrFormat("%12g %-15s %9.2f %9.2f %11.3f %9.2f %8.4f %8.2f\n", p.value,
-                                 StatusText(p), r.metrics.cost_usd, r.metrics.cost_reduction_pct,
-                                 r.metrics.curtailment_mwh, r.metrics.green_share_pct,
-                                 100.0 * r.gap, r.solver.seconds);
+    const nlohmann::ordered_json& m = p["metrics"];
+    std::cout << absl::StrFormat("%12g %-15s %9.2f %9.2f %11.3f %9.2f %8.4f %8.2f\n", value, status,
+                                 m["cost_usd"].get<double>(), m["cost_reduction_pct"].get<double>(),
+                                 m["curtailment_mwh"].get<double>(),
+                                 m["green_share_pct"].get<double>(), 100.0 * p["gap"].get<double>(),
+                                 p["seconds"].get<double>());
   }
   // Why a point has no schedule, below the table so that the columns stay aligned.
-  for (const SweepPoint& p : points) {
-    if (HasSchedule(p)) continue;
-    const std::string why =
-        p.result.ok() ? p.result->diagnosis : std::string(p.result.status().message());
-    std::cout << absl::StrFormat("%s = %g: %s\n", param, p.value, why);
+  for (const nlohmann::ordered_json& p : rows) {
+    if (has_schedule(p)) continue;
+    std::cout << absl::StrFormat("%s = %g: %s\n", param, p["value"].get<double>(),
+                                 p["diagnosis"].get<std::string>());
   }
+}
+
+// Distributed: every rank's rows (the points i with i % ranks == rank, in order) on rank 0,
+// back in the order of the values. Doubles survive the JSON text exactly (shortest
+// round-trip form), so the output is the same as a single process's.
+nlohmann::ordered_json GatherRows(const Communicator& comm, const nlohmann::ordered_json& mine,
+                                  size_t total) {
+  const std::vector<std::string> all = comm.Allgather(mine.dump());
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  std::vector<nlohmann::ordered_json> parts;
+  for (const std::string& text : all) parts.push_back(nlohmann::ordered_json::parse(text));
+  const size_t ranks = all.size();
+  for (size_t i = 0; i < total; ++i) rows.push_back(std::move(parts[i % ranks][i / ranks]));
+  return rows;
 }
 
 int RunSweepCommand(const SweepArgs& args, const SolveOptions& base_options) {
@@ -119,15 +141,27 @@ int RunSweepCommand(const SweepArgs& args, const SolveOptions& base_options) {
       lines.Print(text, done == total);
     }
   };
-  if (terminal) progress(0, static_cast<int>(args.values.size()));
+  // Under mpirun the points are dealt out round robin; each rank solves its own in parallel
+  // and rank 0 prints them all (docs/distributed.md).
+  const Communicator& comm = Communicator::World();
+  std::vector<double> values;
+  for (size_t i = comm.rank(); i < args.values.size(); i += comm.size()) {
+    values.push_back(args.values[i]);
+  }
+  const bool report = comm.root();
+  if (terminal && report) progress(0, static_cast<int>(values.size()));
   options.stop = InstallInterruptHandler();
-  absl::StatusOr<std::vector<SweepPoint>> points =
-      RunSweep(in.instance, *scenario, args.param, args.values, options, progress);
-  if (terminal) std::cerr << "\n";
+  absl::StatusOr<std::vector<SweepPoint>> points = RunSweep(
+      in.instance, *scenario, args.param, values, options, report ? progress : SweepProgress());
+  if (terminal && report) std::cerr << "\n";
   if (!points.ok()) return ReportError(points.status());
 
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const SweepPoint& p : *points) rows.push_back(PointJson(p));
+  if (comm.distributed()) {
+    rows = GatherRows(comm, rows, args.values.size());
+    if (!report) return Interrupted() ? InterruptedExitCode() : kExitSolved;
+  }
   const nlohmann::ordered_json doc = {{"instance", in.instance.name},
                                       {"scenario", ScenarioName(*scenario)},
                                       {"param", args.param},
@@ -140,7 +174,7 @@ int RunSweepCommand(const SweepArgs& args, const SolveOptions& base_options) {
   if (args.json) {
     std::cout << doc.dump(2) << "\n";
   } else {
-    PrintTable(args.param, *points);
+    PrintTable(args.param, doc["points"]);
   }
   if (Interrupted()) return InterruptedExitCode();
   return kExitSolved;  // infeasible points are results of the sweep, not failures

@@ -5,6 +5,8 @@
 #include <limits>
 #include <numeric>
 
+#include "ckptdp/communicator.h"
+#include "dispatch/internal/job_partition.h"
 #include "tbb/parallel_for.h"
 
 namespace ckptdp::internal {
@@ -68,7 +70,8 @@ void ApplyRestrictions(const ScenarioContext& c, int job,
   }
 }
 
-DualEvaluator::DualEvaluator(const ScenarioContext& context, Workspaces& work, int threads)
+DualEvaluator::DualEvaluator(const ScenarioContext& context, Workspaces& work, int threads,
+                             const Communicator* comm)
     : c_(context),
       work_(work),
       arena_(threads),
@@ -81,6 +84,44 @@ DualEvaluator::DualEvaluator(const ScenarioContext& context, Workspaces& work, i
   LoadBand(c_, load_lo_, load_hi_);
   for (int j = 0; j < c_.num_jobs(); ++j) levels_.push_back(ModeLevels(*c_.jobs[j]));
   gpu_kw_ = c_.instance->site.pue * c_.instance->site.gpu_train_power_kw;
+  if (comm != nullptr && comm->distributed()) {
+    comm_ = comm;
+    mine_ = JobsOfRank(c_, comm->rank(), comm->size());
+  } else {
+    mine_.resize(c_.num_jobs());
+    std::iota(mine_.begin(), mine_.end(), 0);
+  }
+}
+
+// Every rank sends the plans and bounds of its jobs and receives everyone's, so that every
+// rank holds all of them and sums them in job order, as a single process does: the value,
+// the subgradient and everything after are the same bits whatever the number of ranks.
+bool DualEvaluator::ShareJobResults(bool out_of_time) {
+  BytesWriter out;
+  out.Put<char>(out_of_time ? 1 : 0);
+  for (int j : mine_) {
+    out.Put<int>(j);
+    out.Put<char>(plans_[j].feasible ? 1 : 0);
+    out.Put<double>(plans_[j].cost);
+    out.Put<double>(bounds_[j]);
+    out.Put<int>(static_cast<int>(plans_[j].runs.size()));
+    for (const Run& run : plans_[j].runs) out.Put<Run>(run);
+  }
+  bool any_out_of_time = false;
+  for (const std::string& message : comm_->Allgather(out.bytes())) {
+    BytesReader in(message);
+    any_out_of_time = in.Get<char>() != 0 || any_out_of_time;
+    while (!in.done()) {
+      const int j = in.Get<int>();
+      PathSolution& plan = plans_[j];
+      plan.feasible = in.Get<char>() != 0;
+      plan.cost = in.Get<double>();
+      bounds_[j] = in.Get<double>();
+      plan.runs.resize(in.Get<int>());
+      for (Run& run : plan.runs) run = in.Get<Run>();
+    }
+  }
+  return any_out_of_time;
 }
 
 absl::StatusOr<DualEvaluator::Outcome> DualEvaluator::Evaluate(
@@ -96,8 +137,10 @@ absl::StatusOr<DualEvaluator::Outcome> DualEvaluator::Evaluate(
   // On large instances (S3's DP over 2000 work units, hundreds of jobs) one evaluation
   // takes seconds: past the deadline, start no more jobs and drop the evaluation.
   std::atomic<bool> out_of_time{false};
+  const Clock::time_point started = Clock::now();
   arena_.execute([&] {
-    tbb::parallel_for(0, jobs, [&](int j) {
+    tbb::parallel_for(0, static_cast<int>(mine_.size()), [&](int i) {
+      const int j = mine_[i];
       if (out_of_time.load(std::memory_order_relaxed) || deadline.Passed()) {
         out_of_time.store(true, std::memory_order_relaxed);
         return;
@@ -109,7 +152,16 @@ absl::StatusOr<DualEvaluator::Outcome> DualEvaluator::Evaluate(
           plans_[j].feasible ? c_.jobs[j]->LowerBound(costs_[j], plans_[j], work_[j]) : kInf;
     });
   });
-  if (out_of_time.load()) return Outcome::kOutOfTime;
+  // Distributed: the jobs of the other ranks arrive, and out of time on one rank is out of
+  // time on all (they must take the same branch).
+  bool stop = out_of_time.load();
+  if (comm_ != nullptr) {
+    const Clock::time_point solved = Clock::now();
+    stop = ShareJobResults(stop);
+    dp_seconds_ += std::chrono::duration<double>(solved - started).count();
+    exchange_seconds_ += SecondsSince(solved);
+  }
+  if (stop) return Outcome::kOutOfTime;
   for (int j = 0; j < jobs; ++j) {
     if (!plans_[j].feasible) {
       infeasible_job_ = j;

@@ -11,6 +11,7 @@
 #include "dispatch/internal/baseline.h"
 #include "dispatch/internal/branch_and_bound.h"
 #include "dispatch/internal/decomposition.h"
+#include "dispatch/internal/distributed.h"
 #include "dispatch/internal/dual.h"
 #include "dispatch/internal/evaluation.h"
 #include "dispatch/internal/infeasibility.h"
@@ -203,7 +204,10 @@ absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario sc
   // on levels does not tighten: branch and bound runs on the checkpoint graphs only.
   const internal::Deadline deadline =
       internal::Deadline::After(start, options.time_limit_s, options);
-  if (TraitsOf(scenario).checkpoints && outcome.status != SolveStatus::kInfeasible &&
+  // Distributed: the root was shared; what follows (decomposition, branch and bound, gap
+  // breakdown) runs on rank 0 alone, whose Result is the answer (docs/distributed.md).
+  const bool leader = internal::Leader(internal::DistributedComm(options));
+  if (leader && TraitsOf(scenario).checkpoints && outcome.status != SolveStatus::kInfeasible &&
       outcome.status != SolveStatus::kTimeLimit && !deadline.StopRequested()) {
     // The decomposition bound at the root (decomposition.h): where it closes the gap,
     // branch and bound has nothing left to do; otherwise it is applied after the search.
@@ -216,7 +220,7 @@ absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario sc
         internal::BranchAndBound(context, work, options, deadline, log, outcome, &decomposition));
     internal::KeepDecompositionBound(options, decomposition_bound, outcome);
   }
-  if (outcome.incumbent) {
+  if (leader && outcome.incumbent) {
     CKPTDP_ASSIGN_OR_RETURN(r.solver.gap_breakdown,
                             internal::ExplainGap(context, work, r.solver.threads,
                                                  outcome.multipliers, *outcome.incumbent));
@@ -237,6 +241,20 @@ absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario sc
   return absl::OkStatus();
 }
 
+// The capacity proof runs on every rank but stops on the clock, so ranks could disagree:
+// rank 0's answer decides whether the distributed search runs at all.
+internal::CapacityProof AgreedCapacityProof(const internal::ScenarioContext& context,
+                                            const SolveOptions& options, Clock::time_point start) {
+  internal::CapacityProof proof =
+      internal::ProveCapacityInfeasible(context, internal::ProofOptions(options, start));
+  if (const Communicator* comm = internal::DistributedComm(options)) {
+    std::string proven(1, proof.proven ? '1' : '0');
+    comm->Broadcast(proven, 0);
+    proof.proven = proven == "1";
+  }
+  return proof;
+}
+
 }  // namespace
 
 absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario,
@@ -254,8 +272,7 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
   const internal::ScenarioContext context = internal::MakeContext(instance, modes, scenario);
   if (!TraitsOf(scenario).variable_modes) {
     CKPTDP_RETURN_IF_ERROR(SolveFixed(context, scenario, reference_cost, r));
-  } else if (const internal::CapacityProof proof =
-                 internal::ProveCapacityInfeasible(context, internal::ProofOptions(options, start));
+  } else if (const internal::CapacityProof proof = AgreedCapacityProof(context, options, start);
              proof.proven) {
     // Proven before any search: the jobs cannot share the GPU capacity (infeasibility.h).
     r.status = SolveStatus::kInfeasible;
@@ -269,7 +286,8 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
   if (stopped && r.status != SolveStatus::kOptimal && r.status != SolveStatus::kInfeasible) {
     r.status = SolveStatus::kInterrupted;
   }
-  if (r.schedule.jobs.empty() && options.diagnose_capacity && !stopped) {
+  if (r.schedule.jobs.empty() && options.diagnose_capacity && !stopped &&
+      internal::Leader(internal::DistributedComm(options))) {
     // The time limit covers the diagnosis too (--time-limit is honoured within a second).
     const double remaining_s =
         options.time_limit_s - std::chrono::duration<double>(Clock::now() - start).count();

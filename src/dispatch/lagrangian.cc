@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "absl/strings/str_format.h"
+#include "dispatch/internal/distributed.h"
 #include "dispatch/internal/dual.h"
 #include "dispatch/internal/multiplier_update.h"
 #include "dispatch/internal/neighbourhood.h"
@@ -66,7 +68,8 @@ class Root {
         setup_(setup),
         log_(log),
         deadline_(Deadline::After(start, options.time_limit_s, options)),
-        dual_(c, work, ResolveThreads(options.threads)),
+        comm_(DistributedComm(options)),
+        dual_(c, work, ResolveThreads(options.threads), comm_),
         update_(RootStepOptions(setup.deflection)),
         gap_{options.gap},
         ceiling_(CostCeiling(c)),
@@ -83,6 +86,9 @@ class Root {
   void SpentIterations() { out_.status = SolveStatus::kIterationLimit; }
   // A job cannot finish even alone: nothing after the Lagrangian phase can help.
   bool JobInfeasible() const { return job_infeasible_; }
+  // Distributed: one log line with what this rank solved and received in the Lagrangian
+  // phase (docs/distributed.md quotes it).
+  void NoteTraffic() const;
   // After the Lagrangian phase: neighbourhood and local search on the incumbent.
   absl::Status SearchAfterRoot();
   EngineOutcome Finish();
@@ -92,6 +98,12 @@ class Root {
   bool RecordInfeasibleJob(int it);
   absl::Status RecoverPrimal(int it);
   std::optional<SolveStatus> StopRule();
+  // Distributed: rank 0's stopping decision and (when it changed) its incumbent on every rank.
+  absl::StatusOr<std::optional<SolveStatus>> FollowLeaderStop(std::optional<SolveStatus> stop);
+  void NewIncumbent(Evaluated e) {
+    out_.incumbent = std::move(e);
+    ++incumbent_version_;
+  }
   void Log(const char* phase, std::string_view text = {}) {
     log_.Offer({phase, out_.iterations, 0, 0, dual_value_, update_.best(), Incumbent()}, text);
   }
@@ -102,12 +114,18 @@ class Root {
   const RootSetup& setup_;
   SolverLog& log_;
   const Deadline deadline_;
+  // Distributed (docs/distributed.md): the job subproblems are split over the ranks; rank 0
+  // alone recovers schedules and decides when to stop, and the others follow it.
+  const Communicator* comm_;
+  int incumbent_version_ = 0, shared_version_ = 0;
   DualEvaluator dual_;
   DeflectedPolyakStep update_;
   const GapTarget gap_;
   const double ceiling_;
   Multipliers prices_;
   EdgeCosts scratch_;
+  const std::int64_t bytes_at_start_ = comm_ != nullptr ? comm_->bytes_received() : 0;
+  const Clock::time_point began_ = Clock::now();
   EngineOutcome out_;
   double dual_value_ = NAN;
   int last_search_ = -1000, last_repair_gain_ = 0;
@@ -127,11 +145,11 @@ bool Root::ProvenUnreachable() {
 }
 
 absl::Status Root::StartFromSeed() {
-  if (setup_.seed == nullptr) return absl::OkStatus();
+  if (setup_.seed == nullptr || !Leader(comm_)) return absl::OkStatus();
   CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c_, *setup_.seed));
   if (e.feasible) {
     CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, work_, e, deadline_));
-    out_.incumbent = std::move(e);
+    NewIncumbent(std::move(e));
   }
   return absl::OkStatus();
 }
@@ -153,6 +171,7 @@ bool Root::RecordInfeasibleJob(int it) {
 }
 
 absl::StatusOr<bool> Root::Iterate(int it) {
+  if (comm_ != nullptr) comm_->MaybeInjectFailure("Lagrangian iteration", it);
   CKPTDP_ASSIGN_OR_RETURN(const DualEvaluator::Outcome evaluated,
                           dual_.Evaluate(prices_, {}, deadline_));
   if (evaluated == DualEvaluator::Outcome::kOutOfTime) {
@@ -163,9 +182,13 @@ absl::StatusOr<bool> Root::Iterate(int it) {
   out_.iterations = it;
   dual_value_ = dual_.value();
   if (update_.Observe(dual_value_)) out_.multipliers = prices_;
-  CKPTDP_RETURN_IF_ERROR(RecoverPrimal(it));
+  if (Leader(comm_)) CKPTDP_RETURN_IF_ERROR(RecoverPrimal(it));
   Log("root");
-  if (const std::optional<SolveStatus> stop = StopRule()) {
+  std::optional<SolveStatus> stop = Leader(comm_) ? StopRule() : std::nullopt;
+  if (comm_ != nullptr) {
+    CKPTDP_ASSIGN_OR_RETURN(stop, FollowLeaderStop(stop));
+  }
+  if (stop) {
     out_.status = *stop;
     return false;
   }
@@ -195,7 +218,7 @@ absl::Status Root::RecoverPrimal(int it) {
     last_search_ = it;
   }
   if (!have || Improves(e.cost_usd, Incumbent())) {
-    out_.incumbent = std::move(e);
+    NewIncumbent(std::move(e));
     last_repair_gain_ = it;
   }
   return absl::OkStatus();
@@ -222,6 +245,28 @@ std::optional<SolveStatus> Root::StopRule() {
   return std::nullopt;
 }
 
+absl::StatusOr<std::optional<SolveStatus>> Root::FollowLeaderStop(std::optional<SolveStatus> stop) {
+  const bool send = incumbent_version_ != shared_version_;
+  shared_version_ = incumbent_version_;
+  CKPTDP_ASSIGN_OR_RETURN(
+      const int code,
+      FollowLeader(c_, *comm_, stop ? static_cast<int>(*stop) : -1, send, out_.incumbent));
+  if (code < 0) return std::optional<SolveStatus>();
+  return std::optional<SolveStatus>(static_cast<SolveStatus>(code));
+}
+
+void Root::NoteTraffic() const {
+  if (comm_ == nullptr) return;
+  const std::int64_t bytes = comm_->bytes_received() - bytes_at_start_;
+  log_.Note(absl::StrFormat(
+      "distributed: rank %d of %d solved %d of %d jobs per iteration; of the Lagrangian "
+      "phase's %.3f s, %.3f s were job DPs and %.3f s exchanges; %d bytes received in %d "
+      "iterations (%d per iteration)",
+      comm_->rank(), comm_->size(), dual_.jobs_solved_here(), c_.num_jobs(), SecondsSince(began_),
+      dual_.dp_seconds(), dual_.exchange_seconds(), bytes, out_.iterations,
+      out_.iterations > 0 ? bytes / out_.iterations : 0));
+}
+
 absl::Status Root::SearchAfterRoot() {
   out_.lower_bound = update_.best();
   const Deadline search_until =
@@ -233,6 +278,8 @@ absl::Status Root::SearchAfterRoot() {
     NeighbourhoodOptions lns;
     // Per job: a round touches a handful of jobs, so fleets need more rounds to try each.
     lns.stall_rounds = std::max(100, options_.neighbourhood_stall_rounds * c_.num_jobs());
+    // Distributed: one seed stream per rank (rank 0's is the single process's).
+    if (comm_ != nullptr) lns.seed += comm_->rank();
     const double bound = out_.lower_bound;
     const auto good_enough = [&](double cost) { return gap_.Closed(cost, bound); };
     CKPTDP_ASSIGN_OR_RETURN(
@@ -246,12 +293,25 @@ absl::Status Root::SearchAfterRoot() {
       out_.status = search_until.Reason();
     }
   }
-  if (out_.incumbent && !search_until.Passed()) {
+  if (comm_ != nullptr) {
+    // The cheapest schedule of all ranks' searches goes on; rank 0 finishes it and its
+    // outcome is everyone's, so that the ranks leave the root in the same state.
+    CKPTDP_ASSIGN_OR_RETURN(
+        out_.neighbourhood_rounds,
+        ShareBestIncumbent(c_, *comm_, out_.incumbent, out_.neighbourhood_rounds));
+  }
+  if (out_.incumbent && !search_until.Passed() && Leader(comm_)) {
     CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, work_, *out_.incumbent, search_until));
     if (out_.status != SolveStatus::kTimeLimit && out_.status != SolveStatus::kInterrupted &&
         gap_.Closed(Incumbent(), out_.lower_bound)) {
       out_.status = SolveStatus::kOptimal;
     }
+  }
+  if (comm_ != nullptr) {
+    CKPTDP_ASSIGN_OR_RETURN(const int status,
+                            FollowLeader(c_, *comm_, static_cast<int>(out_.status),
+                                         /*send=*/true, out_.incumbent));
+    out_.status = static_cast<SolveStatus>(status);
   }
   return absl::OkStatus();
 }
@@ -277,6 +337,7 @@ absl::StatusOr<EngineOutcome> RunLagrangian(const ScenarioContext& c, Workspaces
   for (int it = 1; go_on && it <= options.max_iterations; ++it) {
     CKPTDP_ASSIGN_OR_RETURN(go_on, root.Iterate(it));
   }
+  root.NoteTraffic();
   if (root.JobInfeasible()) return root.Finish();
   if (go_on) root.SpentIterations();
   CKPTDP_RETURN_IF_ERROR(root.SearchAfterRoot());

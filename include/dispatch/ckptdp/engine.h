@@ -20,6 +20,8 @@
 
 namespace ckptdp {
 
+class Communicator;  // ckptdp/communicator.h
+
 struct SolveOptions {
   double gap = 1e-4;                    // stop when (incumbent - bound) / |incumbent| <= gap
   double time_limit_s = 600;            // wall-clock limit; the incumbent is returned with its gap
@@ -39,6 +41,9 @@ struct SolveOptions {
   // and returns the best schedule so far with status kInterrupted. Set by the CLI's SIGINT
   // and SIGTERM handler (a lock-free atomic, so a signal handler may store to it).
   const std::atomic<bool>* stop = nullptr;
+  // The ranks that solve this scenario together (docs/distributed.md), or null: alone. Every
+  // rank calls SolveScenario with the same arguments; rank 0's Result is the answer.
+  const Communicator* comm = nullptr;
 };
 
 // Each option once: name, meaning, default and valid range. The CLI builds its flags and

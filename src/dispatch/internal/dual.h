@@ -8,6 +8,7 @@
 #include <chrono>
 #include <vector>
 
+#include "ckptdp/communicator.h"
 #include "dispatch/internal/evaluation.h"
 #include "dispatch/internal/multipliers.h"
 #include "dispatch/internal/stop_rules.h"
@@ -37,8 +38,11 @@ void ApplyRestrictions(const ScenarioContext& context, int job,
 
 class DualEvaluator {
  public:
-  // Solves the jobs in `work`, one workspace per job.
-  DualEvaluator(const ScenarioContext& context, Workspaces& work, int threads);
+  // Solves the jobs in `work`, one workspace per job. With a distributed `comm`, each rank
+  // solves its share of the jobs (job_partition.h) and Evaluate is a collective: every rank
+  // calls it, and every rank ends with every job's plan (docs/distributed.md).
+  DualEvaluator(const ScenarioContext& context, Workspaces& work, int threads,
+                const Communicator* comm = nullptr);
 
   enum class Outcome { kOk, kOutOfTime, kJobInfeasible };
 
@@ -59,13 +63,23 @@ class DualEvaluator {
   const std::vector<double>& g_mu() const { return g_mu_; }          // GPUs, in kW of GPU
   double norm_squared() const { return norm_; }
   int infeasible_job() const { return infeasible_job_; }
+  // Distributed: this rank's jobs, and the wall-clock seconds it spent solving them and in
+  // the exchanges that followed (waiting for the slowest rank included), over all calls.
+  int jobs_solved_here() const { return static_cast<int>(mine_.size()); }
+  double dp_seconds() const { return dp_seconds_; }
+  double exchange_seconds() const { return exchange_seconds_; }
   const std::vector<int>& levels(int job) const { return levels_[job]; }
   // kW of one GPU at the meter: converts mu (USD per GPU) to the units of lambda.
   double gpu_kw() const { return gpu_kw_; }
 
  private:
+  // Distributed: exchanges the jobs' plans and bounds; true if any rank ran out of time.
+  bool ShareJobResults(bool out_of_time);
+
   const ScenarioContext& c_;
   Workspaces& work_;
+  const Communicator* comm_ = nullptr;  // only when distributed
+  std::vector<int> mine_;               // the jobs this rank solves
   tbb::task_arena arena_;
   std::vector<double> load_lo_, load_hi_;
   std::vector<std::vector<int>> levels_;
@@ -74,6 +88,7 @@ class DualEvaluator {
   std::vector<double> bounds_;
   std::vector<std::vector<const SlotRestriction*>> by_job_;
   double value_ = 0, power_value_ = 0, norm_ = 0, gpu_kw_ = 0;
+  double dp_seconds_ = 0, exchange_seconds_ = 0;
   std::vector<double> g_lambda_, g_mu_;
   int infeasible_job_ = -1;
 };

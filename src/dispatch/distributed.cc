@@ -1,0 +1,93 @@
+#include "dispatch/internal/distributed.h"
+
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace ckptdp::internal {
+
+const Communicator* DistributedComm(const SolveOptions& options) {
+  return options.comm != nullptr && options.comm->distributed() ? options.comm : nullptr;
+}
+
+void PackSchedule(const Schedule& schedule, BytesWriter& out) {
+  out.Put<int>(static_cast<int>(schedule.jobs.size()));
+  for (const std::vector<Run>& runs : schedule.jobs) {
+    out.Put<int>(static_cast<int>(runs.size()));
+    for (const Run& run : runs) out.Put<Run>(run);
+  }
+}
+
+Schedule UnpackSchedule(BytesReader& in) {
+  Schedule schedule;
+  schedule.jobs.resize(in.Get<int>());
+  for (std::vector<Run>& runs : schedule.jobs) {
+    runs.resize(in.Get<int>());
+    for (Run& run : runs) run = in.Get<Run>();
+  }
+  return schedule;
+}
+
+namespace {
+
+// Adopts `schedule` as the incumbent after evaluating it here; an error if it is not
+// feasible, which would mean that the ranks disagree about the instance.
+absl::Status Adopt(const ScenarioContext& c, Schedule schedule,
+                   std::optional<Evaluated>& incumbent) {
+  CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c, std::move(schedule)));
+  if (!e.feasible) {
+    return absl::InternalError("a schedule received from another rank is infeasible here: " +
+                               e.violation);
+  }
+  incumbent = std::move(e);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<int> ShareBestIncumbent(const ScenarioContext& c, const Communicator& comm,
+                                       std::optional<Evaluated>& incumbent, int rounds) {
+  BytesWriter out;
+  out.Put<int>(rounds);
+  out.Put<char>(incumbent ? 1 : 0);
+  if (incumbent) {
+    out.Put<double>(incumbent->cost_usd);
+    PackSchedule(incumbent->schedule, out);
+  }
+  const std::vector<std::string> all = comm.Allgather(out.bytes());
+  int total_rounds = 0, best = -1;
+  double best_cost = std::numeric_limits<double>::infinity();
+  std::vector<BytesReader> readers;
+  for (int r = 0; r < comm.size(); ++r) {
+    readers.emplace_back(all[r]);
+    total_rounds += readers[r].Get<int>();
+    if (readers[r].Get<char>() == 0) continue;
+    const double cost = readers[r].Get<double>();
+    if (best < 0 || Improves(cost, best_cost)) {
+      best = r;
+      best_cost = cost;
+    }
+  }
+  if (best >= 0 && best != comm.rank()) {
+    CKPTDP_RETURN_IF_ERROR(Adopt(c, UnpackSchedule(readers[best]), incumbent));
+  }
+  return total_rounds;
+}
+
+absl::StatusOr<int> FollowLeader(const ScenarioContext& c, const Communicator& comm, int code,
+                                 bool send, std::optional<Evaluated>& incumbent) {
+  BytesWriter out;
+  if (comm.root()) {
+    out.Put<int>(code);
+    out.Put<char>(send && incumbent ? 1 : 0);
+    if (send && incumbent) PackSchedule(incumbent->schedule, out);
+  }
+  comm.Broadcast(out.bytes(), 0);
+  if (comm.root()) return code;
+  BytesReader in(out.bytes());
+  const int leader_code = in.Get<int>();
+  if (in.Get<char>() != 0) CKPTDP_RETURN_IF_ERROR(Adopt(c, UnpackSchedule(in), incumbent));
+  return leader_code;
+}
+
+}  // namespace ckptdp::internal

@@ -1,0 +1,39 @@
+// What the ranks of a distributed solve exchange besides the job subproblems' plans
+// (dual.h): schedules, the best incumbent of their searches, and rank 0's decisions.
+// docs/distributed.md.
+#ifndef CKPTDP_DISPATCH_INTERNAL_DISTRIBUTED_H_
+#define CKPTDP_DISPATCH_INTERNAL_DISTRIBUTED_H_
+
+#include <optional>
+
+#include "ckptdp/communicator.h"
+#include "ckptdp/engine.h"
+#include "dispatch/internal/evaluation.h"
+
+namespace ckptdp::internal {
+
+// The communicator of a solve if it has more than one rank, else null: the engine's code
+// paths for one process stay exactly as they were.
+const Communicator* DistributedComm(const SolveOptions& options);
+
+// Whether this process takes the decisions that must be the same on every rank (rank 0,
+// or the only process).
+inline bool Leader(const Communicator* comm) { return comm == nullptr || comm->root(); }
+
+void PackSchedule(const Schedule& schedule, BytesWriter& out);
+Schedule UnpackSchedule(BytesReader& in);
+
+// Collective: every rank offers its incumbent (or none) and the number of search rounds it
+// ran; every rank ends with the cheapest (ties: the lowest rank's), accepted only after its
+// own exact evaluation finds it feasible. Returns the rounds summed over the ranks.
+absl::StatusOr<int> ShareBestIncumbent(const ScenarioContext& context, const Communicator& comm,
+                                       std::optional<Evaluated>& incumbent, int rounds);
+
+// Collective: rank 0's incumbent (if `send`; evaluated exactly on the other ranks) and a
+// decision code on every rank. Returns rank 0's code.
+absl::StatusOr<int> FollowLeader(const ScenarioContext& context, const Communicator& comm, int code,
+                                 bool send, std::optional<Evaluated>& incumbent);
+
+}  // namespace ckptdp::internal
+
+#endif  // CKPTDP_DISPATCH_INTERNAL_DISTRIBUTED_H_

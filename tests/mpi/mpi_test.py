@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Distributed runs of the ckptdp tool under mpirun (docs/distributed.md), one case per CTest
+test (registered in CMakeLists.txt only when MPI is built in).
+
+  mpi_test.py --mpiexec MPIRUN --ckptdp CKPTDP --source SOURCE_DIR CASE RANKS
+
+Cases:
+  sweep      a sweep's JSON equals the single-process sweep's (wall-clock seconds aside)
+  scenarios  the six scenarios' JSON equals the single-process run's (seconds aside)
+  solve      a 64-job week: the result passes `ckptdp check`, has the single-process
+             run's bound (the same iterations, to the bit) and a gap within 0.1 % of its gap
+  failure    a rank that dies mid-solve: non-zero exit, a message naming it, no output file
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def run(cmd, env=None, expect_ok=True):
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=240)
+    if expect_ok and p.returncode != 0:
+        sys.exit(f"FAILED ({p.returncode}): {' '.join(cmd)}\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}")
+    return p
+
+
+def strip_seconds(doc):
+    """The JSON without its wall-clock fields, which differ between any two runs."""
+    if isinstance(doc, dict):
+        return {k: strip_seconds(v) for k, v in doc.items() if k != "seconds"}
+    if isinstance(doc, list):
+        return [strip_seconds(v) for v in doc]
+    return doc
+
+
+def mpi(args, ranks):
+    return [args.mpiexec, "--oversubscribe", "-n", str(ranks), args.ckptdp]
+
+
+def same_json(args, ranks, command):
+    alone = run([args.ckptdp] + command).stdout
+    together = run(mpi(args, ranks) + command).stdout
+    a, b = strip_seconds(json.loads(alone)), strip_seconds(json.loads(together))
+    if a != b:
+        sys.exit(f"FAILED: {ranks} ranks differ from one process\n--- alone\n{alone}\n--- mpirun\n{together}")
+
+
+def case_sweep(args, ranks):
+    paper = os.path.join(args.source, "instances", "paper_2048gpu.json")
+    # 1024 has no schedule (proven infeasible), the others solve in a fraction of a second.
+    same_json(args, ranks, ["sweep", paper, "--scenario", "S4", "--param", "gpu-capacity",
+                            "--values", "1024,1280,1536,2048", "--json", "--log-level", "0"])
+
+
+def case_scenarios(args, ranks):
+    small = os.path.join(args.source, "instances", "small_3job_12slot.json")
+    same_json(args, ranks, ["scenarios", small, "--json", "--max-nodes", "50", "--log-level", "0"])
+
+
+# Small budgets: the test is about agreement, not about the best schedule.
+SOLVE_FLAGS = ["--scenario", "S4", "--max-iterations", "40", "--max-nodes", "0",
+               "--neighbourhood-stall", "1", "--threads", "1", "--quiet"]
+
+
+def week(tmp, args):
+    path = os.path.join(tmp, "week64.json")
+    run([args.ckptdp, "generate", "--jobs", "64", "--hours", "168", "--seed", "1", "-o", path])
+    return path
+
+
+def case_solve(args, ranks):
+    with tempfile.TemporaryDirectory() as tmp:
+        instance = week(tmp, args)
+        alone, together = os.path.join(tmp, "alone.json"), os.path.join(tmp, "mpi.json")
+        run([args.ckptdp, "solve", instance, "--out", alone] + SOLVE_FLAGS)
+        run(mpi(args, ranks) + ["solve", instance, "--out", together] + SOLVE_FLAGS)
+        run([args.ckptdp, "check", instance, together])
+        a, b = json.load(open(alone)), json.load(open(together))
+        if a["lower_bound_usd"] != b["lower_bound_usd"]:
+            sys.exit(f"FAILED: bound {b['lower_bound_usd']} with {ranks} ranks, "
+                     f"{a['lower_bound_usd']} alone")
+        if b["gap"] > a["gap"] + 0.001:
+            sys.exit(f"FAILED: gap {b['gap']} with {ranks} ranks, {a['gap']} alone")
+        print(f"{ranks} ranks: objective {b['objective_usd']} gap {b['gap']}; "
+              f"alone: objective {a['objective_usd']} gap {a['gap']}")
+
+
+def case_failure(args, ranks):
+    with tempfile.TemporaryDirectory() as tmp:
+        instance = week(tmp, args)
+        out = os.path.join(tmp, "result.json")
+        env = dict(os.environ, CKPTDP_TEST_FAIL_RANK=str(ranks - 1), CKPTDP_TEST_FAIL_STEP="3")
+        p = run(mpi(args, ranks) + ["solve", instance, "--out", out] + SOLVE_FLAGS, env=env,
+                expect_ok=False)
+        if p.returncode == 0:
+            sys.exit("FAILED: the run succeeded although a rank died")
+        message = f"rank {ranks - 1}: injected failure"
+        if message not in p.stderr:
+            sys.exit(f"FAILED: no '{message}' on stderr:\n{p.stderr}")
+        if os.listdir(tmp) != ["week64.json"]:
+            sys.exit(f"FAILED: files left behind: {os.listdir(tmp)}")
+        print(f"exit code {p.returncode}, no output file")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mpiexec", required=True)
+    parser.add_argument("--ckptdp", required=True)
+    parser.add_argument("--source", required=True)
+    parser.add_argument("case", choices=["sweep", "scenarios", "solve", "failure"])
+    parser.add_argument("ranks", type=int)
+    args = parser.parse_args()
+    globals()["case_" + args.case](args, args.ranks)
+
+
+if __name__ == "__main__":
+    main()
