@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_format.h"
 #include "dispatch/internal/dual.h"
+#include "dispatch/internal/guided_search.h"
 #include "dispatch/internal/multiplier_update.h"
 #include "dispatch/internal/neighbourhood.h"
 #include "dispatch/internal/repair.h"
@@ -108,6 +109,7 @@ class Root {
   const double ceiling_;
   Multipliers prices_;
   EdgeCosts scratch_;
+  RelaxedAverage average_;  // x-bar of the relaxed paths, for the guided heuristics
   EngineOutcome out_;
   double dual_value_ = NAN;
   int last_search_ = -1000, last_repair_gain_ = 0;
@@ -162,6 +164,8 @@ absl::StatusOr<bool> Root::Iterate(int it) {
   if (evaluated == DualEvaluator::Outcome::kJobInfeasible) return RecordInfeasibleJob(it);
   out_.iterations = it;
   dual_value_ = dual_.value();
+  // Primal averaging, later iterations weighted more (their multipliers are closer).
+  average_.Add(c_, dual_.plans());
   if (update_.Observe(dual_value_)) out_.multipliers = prices_;
   CKPTDP_RETURN_IF_ERROR(RecoverPrimal(it));
   Log("root");
@@ -229,8 +233,15 @@ absl::Status Root::SearchAfterRoot() {
   // The bound has converged (or the iterations are spent): the rest of the time goes to
   // the primal side, where coordinated moves of several jobs close most of the gap.
   if (out_.incumbent && !search_until.Passed() && out_.status != SolveStatus::kOptimal &&
+      !gap_.Closed(Incumbent(), out_.lower_bound)) {
+    CKPTDP_ASSIGN_OR_RETURN(const int dives, ImproveByDiving(c_, work_, average_, out_.multipliers,
+                                                             search_until, *out_.incumbent));
+    if (dives > 0) Log("dive", absl::StrFormat("diving on x-bar: %d better schedules", dives));
+  }
+  if (out_.incumbent && !search_until.Passed() && out_.status != SolveStatus::kOptimal &&
       options_.neighbourhood_stall_rounds > 0) {
     NeighbourhoodOptions lns;
+    lns.guide = &average_;
     // Per job: a round touches a handful of jobs, so fleets need more rounds to try each.
     lns.stall_rounds = std::max(100, options_.neighbourhood_stall_rounds * c_.num_jobs());
     const double bound = out_.lower_bound;
@@ -240,8 +251,9 @@ absl::Status Root::SearchAfterRoot() {
         ImproveByNeighbourhoodSearch(c_, work_, *out_.incumbent, out_.multipliers, lns,
                                      search_until, good_enough));
     out_.neighbourhood_rounds = stats.rounds;
-    Log("lns", absl::StrFormat("neighbourhood search: %d rounds, %d improvements", stats.rounds,
-                               stats.improvements));
+    Log("lns", absl::StrFormat("neighbourhood search: %d rounds, %d improvements, %d full "
+                               "evaluations",
+                               stats.rounds, stats.improvements, stats.evaluations));
     if (search_until.Passed() && !gap_.Closed(Incumbent(), bound)) {
       out_.status = search_until.Reason();
     }
