@@ -242,6 +242,12 @@ absl::Status Root::SearchAfterRoot() {
       options_.neighbourhood_stall_rounds > 0) {
     NeighbourhoodOptions lns;
     lns.guide = &average_;
+    // At --log-level 2, a row per improvement: how the incumbent moves over a long search.
+    if (options_.log_level >= kLogEveryRow) {
+      lns.on_improvement = [this](double, int rounds) {
+        Log("lns", absl::StrFormat("%d rounds", rounds));
+      };
+    }
     // Per job: a round touches a handful of jobs, so fleets need more rounds to try each.
     lns.stall_rounds = std::max(100, options_.neighbourhood_stall_rounds * c_.num_jobs());
     const double bound = out_.lower_bound;

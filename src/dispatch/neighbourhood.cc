@@ -257,6 +257,7 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
       since_improvement = 0;
       tried.clear();
       disagreement_stale = true;
+      if (options.on_improvement) options.on_improvement(current.cost_usd, stats.rounds);
     }
   }
   return stats;

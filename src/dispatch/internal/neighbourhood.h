@@ -34,6 +34,8 @@ struct NeighbourhoodOptions {
   // x-bar of the Lagrangian phase (guided_search.h), or null: with it, a third of the
   // rounds are relaxation-induced neighbourhoods (RINS).
   const RelaxedAverage* guide = nullptr;
+  // Called after each improvement with the new cost and the rounds so far, or empty.
+  std::function<void(double cost, int rounds)> on_improvement;
 };
 
 struct NeighbourhoodStats {
