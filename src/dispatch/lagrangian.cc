@@ -258,8 +258,9 @@ absl::Status Root::SearchAfterRoot() {
                                      search_until, good_enough));
     out_.neighbourhood_rounds = stats.rounds;
     Log("lns", absl::StrFormat("neighbourhood search: %d rounds, %d improvements, %d full "
-                               "evaluations",
-                               stats.rounds, stats.improvements, stats.evaluations));
+                               "evaluations; RINS: %d rounds, %d improvements",
+                               stats.rounds, stats.improvements, stats.evaluations,
+                               stats.guided_rounds, stats.guided_improvements));
     if (search_until.Passed() && !gap_.Closed(Incumbent(), bound)) {
       out_.status = search_until.Reason();
     }

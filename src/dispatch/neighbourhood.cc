@@ -207,6 +207,7 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
     key.push_back(energy_index);
     key.push_back(rins ? 1 : 0);
     if (!tried.insert(std::move(key)).second) continue;
+    if (rins) ++stats.guided_rounds;
 
     // Pricing sees the load the grid serves under the current battery schedule; the exact
     // evaluation below re-optimises the battery for the new load.
@@ -254,6 +255,7 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
     if (e.feasible && Improves(e.cost_usd, current.cost_usd)) {
       current = std::move(e);
       ++stats.improvements;
+      if (rins) ++stats.guided_improvements;
       since_improvement = 0;
       tried.clear();
       disagreement_stale = true;

@@ -41,7 +41,9 @@ struct NeighbourhoodOptions {
 struct NeighbourhoodStats {
   int rounds = 0;
   int improvements = 0;
-  int evaluations = 0;  // full evaluations (without a battery, the others are screened)
+  int evaluations = 0;    // full evaluations (without a battery, the others are screened)
+  int guided_rounds = 0;  // relaxation-induced (RINS) rounds, and their improvements
+  int guided_improvements = 0;
 };
 
 // Improves `current` (feasible) in place; `prices`, the Lagrangian multipliers at the best
