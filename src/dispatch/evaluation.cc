@@ -87,9 +87,16 @@ void PriceMarginal(const ScenarioContext& context, int job,
   const int slots = context.slots();
   // Subproblems read costs and blocks only inside the job's window: outside it the prefix
   // sums stay flat and nothing is blocked. This is the neighbourhood search's inner loop.
+  // So only the window is written: the prefix rows are zero up to the release and flat
+  // after the deadline, and next_blocked is set from the release to the deadline (entries
+  // outside may hold another job's values; no reader looks there). Clearing the whole
+  // arrays cost as much as pricing them.
   const int release = in.jobs[job].release_slot, deadline = in.jobs[job].deadline_slot;
-  costs.Resize(sub.num_modes(), slots);
-  costs.next_blocked.assign(static_cast<size_t>(sub.num_modes()) * (slots + 1), slots);
+  const size_t row_width = static_cast<size_t>(slots) + 1;
+  costs.modes = sub.num_modes();
+  costs.slots = slots;
+  costs.prefix.resize(static_cast<size_t>(sub.num_modes()) * row_width);
+  costs.next_blocked.resize(static_cast<size_t>(sub.num_modes()) * row_width);
   costs.wait_forbidden.clear();
   std::vector<double>& served = costs.scratch_served;
   std::vector<double>& base_cost = costs.scratch_base_cost;
@@ -101,9 +108,11 @@ void PriceMarginal(const ScenarioContext& context, int job,
   }
   for (int m = 0; m < sub.num_modes(); ++m) {
     double* row = costs.PrefixRow(m);
-    int* blocked = costs.next_blocked.data() + static_cast<size_t>(m) * (slots + 1);
+    int* blocked = costs.next_blocked.data() + static_cast<size_t>(m) * row_width;
     const double kw = in.site.pue * sub.it_power_kw(m);
     const int gpus = sub.gpus(m);
+    std::fill(row, row + release + 1, 0.0);
+    blocked[deadline] = slots;
     for (int t = release; t < deadline; ++t) {
       row[t + 1] = row[t] + (SlotCostUsd(context.power, t, served[t] + kw) - base_cost[t]);
     }

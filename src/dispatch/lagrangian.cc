@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "dispatch/internal/distributed.h"
 #include "dispatch/internal/dual.h"
+#include "dispatch/internal/guided_search.h"
 #include "dispatch/internal/multiplier_update.h"
 #include "dispatch/internal/neighbourhood.h"
 #include "dispatch/internal/repair.h"
@@ -126,6 +127,7 @@ class Root {
   EdgeCosts scratch_;
   const std::int64_t bytes_at_start_ = comm_ != nullptr ? comm_->bytes_received() : 0;
   const Clock::time_point began_ = Clock::now();
+  RelaxedAverage average_;  // x-bar of the relaxed paths, for the guided heuristics
   EngineOutcome out_;
   double dual_value_ = NAN;
   int last_search_ = -1000, last_repair_gain_ = 0;
@@ -181,6 +183,8 @@ absl::StatusOr<bool> Root::Iterate(int it) {
   if (evaluated == DualEvaluator::Outcome::kJobInfeasible) return RecordInfeasibleJob(it);
   out_.iterations = it;
   dual_value_ = dual_.value();
+  // Primal averaging, later iterations weighted more (their multipliers are closer).
+  average_.Add(c_, dual_.plans());
   if (update_.Observe(dual_value_)) out_.multipliers = prices_;
   if (Leader(comm_)) CKPTDP_RETURN_IF_ERROR(RecoverPrimal(it));
   Log("root");
@@ -274,8 +278,21 @@ absl::Status Root::SearchAfterRoot() {
   // The bound has converged (or the iterations are spent): the rest of the time goes to
   // the primal side, where coordinated moves of several jobs close most of the gap.
   if (out_.incumbent && !search_until.Passed() && out_.status != SolveStatus::kOptimal &&
+      !gap_.Closed(Incumbent(), out_.lower_bound)) {
+    CKPTDP_ASSIGN_OR_RETURN(const int dives, ImproveByDiving(c_, work_, average_, out_.multipliers,
+                                                             search_until, *out_.incumbent));
+    if (dives > 0) Log("dive", absl::StrFormat("diving on x-bar: %d better schedules", dives));
+  }
+  if (out_.incumbent && !search_until.Passed() && out_.status != SolveStatus::kOptimal &&
       options_.neighbourhood_stall_rounds > 0) {
     NeighbourhoodOptions lns;
+    lns.guide = &average_;
+    // At --log-level 2, a row per improvement: how the incumbent moves over a long search.
+    if (options_.log_level >= kLogEveryRow) {
+      lns.on_improvement = [this](double, int rounds) {
+        Log("lns", absl::StrFormat("%d rounds", rounds));
+      };
+    }
     // Per job: a round touches a handful of jobs, so fleets need more rounds to try each.
     lns.stall_rounds = std::max(100, options_.neighbourhood_stall_rounds * c_.num_jobs());
     // Distributed: one seed stream per rank (rank 0's is the single process's).
@@ -287,8 +304,10 @@ absl::Status Root::SearchAfterRoot() {
         ImproveByNeighbourhoodSearch(c_, work_, *out_.incumbent, out_.multipliers, lns,
                                      search_until, good_enough));
     out_.neighbourhood_rounds = stats.rounds;
-    Log("lns", absl::StrFormat("neighbourhood search: %d rounds, %d improvements", stats.rounds,
-                               stats.improvements));
+    Log("lns", absl::StrFormat("neighbourhood search: %d rounds, %d improvements, %d full "
+                               "evaluations; RINS: %d rounds, %d improvements",
+                               stats.rounds, stats.improvements, stats.evaluations,
+                               stats.guided_rounds, stats.guided_improvements));
     if (search_until.Passed() && !gap_.Closed(Incumbent(), bound)) {
       out_.status = search_until.Reason();
     }

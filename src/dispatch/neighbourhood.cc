@@ -1,5 +1,7 @@
 #include "dispatch/internal/neighbourhood.h"
 
+#include "dispatch/internal/guided_search.h"
+
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -35,26 +37,6 @@ void AddGpuPrice(const ScenarioContext& c, int job, const std::vector<double>& g
   }
 }
 
-// Replaces a share of each slot's marginal energy cost by the Lagrangian energy price
-// lambda_t per kW. With a battery the marginal cost against a fixed battery schedule
-// overstates what a load shift costs once the battery re-dispatches; lambda prices energy
-// as the relaxation does, battery included.
-void BlendEnergyPrice(const ScenarioContext& c, int job, const std::vector<double>& lambda,
-                      double share, EdgeCosts& costs) {
-  if (lambda.empty() || share == 0) return;
-  const JobSubproblem& sub = *c.jobs[job];
-  const double pue = c.instance->site.pue;
-  for (int m = 0; m < sub.num_modes(); ++m) {
-    double* row = costs.PrefixRow(m);
-    const double kw = pue * sub.it_power_kw(m);
-    double lagrangian = 0;
-    for (int t = 0; t < c.slots(); ++t) {
-      lagrangian += lambda[t] * kw;
-      row[t + 1] = (1 - share) * row[t + 1] + share * lagrangian;
-    }
-  }
-}
-
 // Draws a job with probability proportional to `weight` (all zero: uniformly).
 int DrawWeighted(std::mt19937_64& rng, const std::vector<double>& weight) {
   double total = 0;
@@ -69,6 +51,37 @@ int DrawWeighted(std::mt19937_64& rng, const std::vector<double>& weight) {
     if (r < acc) return j;
   }
   return n - 1;
+}
+
+// A relaxation-induced neighbourhood (RINS): the seed and up to max_removed - 1 jobs whose
+// windows overlap its own, all drawn by their disagreement with x-bar (guided_search.h).
+std::vector<int> PickRelaxationNeighbourhood(const ScenarioContext& c,
+                                             const std::vector<double>& disagreement,
+                                             int max_removed, std::mt19937_64& rng) {
+  const Instance& in = *c.instance;
+  const int seed = DrawWeighted(rng, disagreement);
+  const Job& s = in.jobs[seed];
+  std::vector<int> related;
+  std::vector<double> weight;
+  for (int j = 0; j < c.num_jobs(); ++j) {
+    const Job& o = in.jobs[j];
+    if (j != seed && o.release_slot < s.deadline_slot && s.release_slot < o.deadline_slot) {
+      related.push_back(j);
+      weight.push_back(disagreement[j]);
+    }
+  }
+  const int want =
+      std::min(static_cast<int>(related.size()), 1 + Draw(rng, std::max(1, max_removed - 1)));
+  std::vector<int> removed;
+  for (int i = 0; i < want; ++i) {
+    const int pick = DrawWeighted(rng, weight);
+    removed.push_back(related[pick]);
+    related.erase(related.begin() + pick);
+    weight.erase(weight.begin() + pick);
+  }
+  removed.push_back(seed);
+  Shuffle(rng, removed);
+  return removed;
 }
 
 // The seed job and up to max_removed - 1 related others, in random order. Related means,
@@ -127,6 +140,22 @@ void ComputeExcess(const ScenarioContext& c, Workspaces& work, const Schedule& s
   }
 }
 
+// Without a battery a slot's cost depends on its own load only, so the change of cost of a
+// move is a sum over the slots whose load it changed: moves that cannot pass the
+// acceptance test are dropped before the full evaluation (half its tolerance, so that
+// round-off never drops a move the exact evaluation would keep).
+bool MayImprove(const ScenarioContext& c, const Evaluated& current,
+                const std::vector<double>& trial_aidc) {
+  double delta = 0;
+  for (int t = 0; t < c.slots(); ++t) {
+    const double before = current.load.aidc_kw[t];
+    if (trial_aidc[t] != before) {
+      delta += SlotCostUsd(c.power, t, trial_aidc[t]) - SlotCostUsd(c.power, t, before);
+    }
+  }
+  return delta < -0.5e-9 * std::max(1.0, std::abs(current.cost_usd));
+}
+
 }  // namespace
 
 absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
@@ -148,14 +177,27 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
   // Refreshing the excess costs one solve per job, as much as a few dozen rounds.
   constexpr int kExcessRefreshRounds = 500;
   int since_improvement = 0;
+  static const RelaxedAverage kNoGuide;
+  const RelaxedAverage& guide = options.guide != nullptr ? *options.guide : kNoGuide;
+  const bool guided = !guide.empty() && !prices.mu.empty();
+  std::vector<double> disagreement;
+  bool disagreement_stale = true;
   while (since_improvement < options.stall_rounds && !deadline.Passed() &&
          !good_enough(current.cost_usd)) {
     ++stats.rounds;
     ++since_improvement;
     if (stats.rounds % kExcessRefreshRounds == 1)
       ComputeExcess(c, work, current.schedule, prices, costs, excess);
+    if (guided && disagreement_stale) {
+      disagreement = guide.Disagreement(c, current.schedule);
+      disagreement_stale = false;
+    }
+    // With x-bar, a third of the rounds are relaxation-induced (RINS); without it the
+    // draws are those of the plain search.
+    const bool rins = guided && Draw(rng, 3) == 0;
     const std::vector<int> removed =
-        PickNeighbourhood(c, current.schedule, excess, options.max_removed, rng);
+        rins ? PickRelaxationNeighbourhood(c, disagreement, options.max_removed, rng)
+             : PickNeighbourhood(c, current.schedule, excess, options.max_removed, rng);
     const int share_index = Draw(rng, 3);
     const double share = kShares[share_index];
     const int energy_index = prices.lambda.empty() ? 0 : Draw(rng, 3);
@@ -163,7 +205,9 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
     std::vector<int> key = removed;
     key.push_back(share_index);
     key.push_back(energy_index);
+    key.push_back(rins ? 1 : 0);
     if (!tried.insert(std::move(key)).second) continue;
+    if (rins) ++stats.guided_rounds;
 
     // Pricing sees the load the grid serves under the current battery schedule; the exact
     // evaluation below re-optimises the battery for the new load.
@@ -180,7 +224,11 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
     for (int j : removed) {
       PriceMarginal(c, j, aidc, gpus, shift, costs);
       BlendEnergyPrice(c, j, prices.lambda, energy_share, costs);
-      AddGpuPrice(c, j, prices.mu, share, costs);
+      if (rins) {
+        AddGuidedGpuPrice(c, j, prices, guide, share, costs);
+      } else {
+        AddGpuPrice(c, j, prices.mu, share, costs);
+      }
       PathSolution p = c.jobs[j]->Solve(costs, work[j]);
       if (!p.feasible) {
         placed = false;
@@ -201,12 +249,17 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
       AddJobLoad(c, j, trial.jobs[j], +1, aidc, gpus);
     }
     if (trial == current.schedule) continue;
+    if (!c.traits.battery && !MayImprove(c, current, aidc)) continue;
+    ++stats.evaluations;
     CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c, std::move(trial)));
     if (e.feasible && Improves(e.cost_usd, current.cost_usd)) {
       current = std::move(e);
       ++stats.improvements;
+      if (rins) ++stats.guided_improvements;
       since_improvement = 0;
       tried.clear();
+      disagreement_stale = true;
+      if (options.on_improvement) options.on_improvement(current.cost_usd, stats.rounds);
     }
   }
   return stats;

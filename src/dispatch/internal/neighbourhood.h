@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "dispatch/internal/evaluation.h"
+#include "dispatch/internal/guided_search.h"
 #include "dispatch/internal/multipliers.h"
 #include "dispatch/internal/stop_rules.h"
 
@@ -30,11 +31,19 @@ struct NeighbourhoodOptions {
   int max_removed = 6;     // jobs removed per round at most (at least 2 when there are 2)
   int stall_rounds = 200;  // stop after this many rounds in a row without improvement
   std::uint64_t seed = 1;  // of the round's random choices
+  // x-bar of the Lagrangian phase (guided_search.h), or null: with it, a third of the
+  // rounds are relaxation-induced neighbourhoods (RINS).
+  const RelaxedAverage* guide = nullptr;
+  // Called after each improvement with the new cost and the rounds so far, or empty.
+  std::function<void(double cost, int rounds)> on_improvement;
 };
 
 struct NeighbourhoodStats {
   int rounds = 0;
   int improvements = 0;
+  int evaluations = 0;    // full evaluations (without a battery, the others are screened)
+  int guided_rounds = 0;  // relaxation-induced (RINS) rounds, and their improvements
+  int guided_improvements = 0;
 };
 
 // Improves `current` (feasible) in place; `prices`, the Lagrangian multipliers at the best
