@@ -97,7 +97,8 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
       // The decomposition's branch and bound (#13: docs/engine.md).
       Spec("decomposition-node-iterations",
            "volume-algorithm iterations of the decomposition bound at each branch-and-bound "
-           "node, where the root ran the decomposition (otherwise --node-iterations applies)",
+           "node, where the root's decomposition gap is at most 5 % (otherwise "
+           "--node-iterations applies)",
            250.0, 1.0, 1e6, &SolveOptions::decomposition_node_iterations),
   };
   return specs;
