@@ -65,13 +65,14 @@ Split ContractSplit(const PowerInputs& in, int t, double served_kw) {
   const double k_lo = std::max(0.0, served - import_cap);
   const double k_hi = std::min(available, served + in.ExportCapKw());
   if (k_lo > k_hi + kLoadTolKw) return {.feasible = false};
+  const double k_min = std::min(k_lo, k_hi);  // within rounding of k_hi
   const double nu = in.peak_price_usd_per_kw.empty() ? 0.0 : in.peak_price_usd_per_kw[t];
   const double import_usd_per_kw = in.ImportPriceUsdPerMwh(t) * in.step_hours / 1000.0 + nu;
   const double export_usd_per_kw = in.ExportPriceUsdPerMwh(t) * in.step_hours / 1000.0;
   const double curtail_usd_per_kw = in.costs.curtailment_usd_per_mwh * in.step_hours / 1000.0;
   Split best{.feasible = false};
   double best_cost = kInf;
-  for (double k : {k_hi, std::clamp(served, k_lo, k_hi), std::clamp(available, k_lo, k_hi), k_lo}) {
+  for (double k : {k_hi, std::clamp(served, k_min, k_hi), std::clamp(available, k_min, k_hi), k_min}) {
     const double net = served - k;
     if (in.renewable_first && k < available - kLoadTolKw && net > kLoadTolKw) continue;
     const double grid = std::max(net, 0.0), exported = std::max(-net, 0.0);

@@ -136,6 +136,10 @@ Json SlotsJson(const Instance& instance, const Result& result) {
     row["charge_kw"] = s.charge_kw;
     row["discharge_kw"] = s.discharge_kw;
     row["soc_kwh"] = s.soc_kwh;
+    if (HasGridContract(instance)) {
+      row["export_kw"] = s.export_kw;
+      row["import_cap_kw"] = NumberOrNull(instance.ImportCapKw(static_cast<int>(t)));
+    }
     slots.push_back(std::move(row));
   }
   return slots;
