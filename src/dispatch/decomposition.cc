@@ -74,7 +74,8 @@ std::optional<DecompositionBound> DecompositionBound::Build(const ScenarioContex
           // [b_lo, P]; a cap that no b meets leaves +infinity, never chosen.
           const double b_lo = std::max(-power_kw, -load);
           std::vector<double> bs = {b_lo, 0.0, power_kw};
-          for (double k : SlotCostKinksKw(c.power, t)) bs.push_back(std::clamp(k - load, b_lo, power_kw));
+          for (double k : SlotCostKinksKw(c.power, t))
+            bs.push_back(std::clamp(k - load, b_lo, power_kw));
           bs.resize(d.candidates_, b_lo);
           for (double b : bs) {
             s.cost.push_back(SlotCostUsd(c.power, t, load + b));

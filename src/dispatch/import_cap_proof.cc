@@ -17,8 +17,8 @@ std::string SlotRanges(const std::vector<bool>& marked) {
     if (!marked[t]) continue;
     int end = t;
     while (end + 1 < n && marked[end + 1]) ++end;
-    absl::StrAppend(&out, out.empty() ? "" : ", ", t == end ? absl::StrCat(t)
-                                                            : absl::StrCat(t, "-", end));
+    absl::StrAppend(&out, out.empty() ? "" : ", ",
+                    t == end ? absl::StrCat(t) : absl::StrCat(t, "-", end));
     t = end;
   }
   return out;

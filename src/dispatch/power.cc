@@ -72,7 +72,8 @@ Split ContractSplit(const PowerInputs& in, int t, double served_kw) {
   const double curtail_usd_per_kw = in.costs.curtailment_usd_per_mwh * in.step_hours / 1000.0;
   Split best{.feasible = false};
   double best_cost = kInf;
-  for (double k : {k_hi, std::clamp(served, k_min, k_hi), std::clamp(available, k_min, k_hi), k_min}) {
+  for (double k :
+       {k_hi, std::clamp(served, k_min, k_hi), std::clamp(available, k_min, k_hi), k_min}) {
     const double net = served - k;
     if (in.renewable_first && k < available - kLoadTolKw && net > kLoadTolKw) continue;
     const double grid = std::max(net, 0.0), exported = std::max(-net, 0.0);
@@ -169,7 +170,8 @@ absl::Status ValidateInputs(const PowerInputs& in) {
       {&in.peak_price_usd_per_kw, "peak_price_usd_per_kw"}};
   for (const auto& [values, name] : optional) {
     if (values->empty()) continue;
-    CKPTDP_RETURN_IF_ERROR(CheckSeries(*values, slots, name, values != &in.export_price_usd_per_mwh));
+    CKPTDP_RETURN_IF_ERROR(
+        CheckSeries(*values, slots, name, values != &in.export_price_usd_per_mwh));
   }
   for (double v : {in.export_cap_kw, in.demand_charge_usd_per_kw, in.peak_so_far_kw}) {
     if (!std::isfinite(v) || v < 0) {
@@ -188,10 +190,10 @@ double PeakGridKw(const PowerDispatch& d) {
 }
 
 absl::Status ImportCapError(const PowerInputs& in, int t, double load_kw) {
-  return absl::FailedPreconditionError(absl::StrCat(
-      "power: slot ", t, ": a load of ", load_kw, " kW exceeds the renewables (",
-      in.renewable_kw[t], " kW) plus the import cap (", in.ImportCapKw(t), " kW)",
-      in.use_battery ? " with the battery's help" : ""));
+  return absl::FailedPreconditionError(
+      absl::StrCat("power: slot ", t, ": a load of ", load_kw, " kW exceeds the renewables (",
+                   in.renewable_kw[t], " kW) plus the import cap (", in.ImportCapKw(t), " kW)",
+                   in.use_battery ? " with the battery's help" : ""));
 }
 
 // Least-cost dispatch of a fixed load at the inputs' caps and prices (the demand charge
@@ -350,7 +352,8 @@ absl::StatusOr<PowerSubproblemSolution> SolveWithPeakMultipliers(
         SolveSubproblemAtPrices(priced, lambda_usd_per_kw, load_min_kw, load_max_kw));
     if (at.solution.value_usd > best.solution.value_usd) best = at;
     double norm = 0;
-    for (int t = 0; t < slots; ++t) norm = std::max(norm, std::abs(at.grid_kw[t] - inputs.peak_so_far_kw));
+    for (int t = 0; t < slots; ++t)
+      norm = std::max(norm, std::abs(at.grid_kw[t] - inputs.peak_so_far_kw));
     if (norm <= 0) break;
     const double scale = charge / (step * norm);
     for (int t = 0; t < slots; ++t) nu[t] += scale * (at.grid_kw[t] - inputs.peak_so_far_kw);
@@ -422,9 +425,9 @@ PowerInputs PowerInputs::FromInstance(const Instance& instance, bool use_battery
   if (!s.import_cap_kw.empty() || g.grid_import_cap_kw < GridContract{}.grid_import_cap_kw) {
     in.import_cap_kw.resize(slots);
     for (int t = 0; t < slots; ++t) {
-      in.import_cap_kw[t] = std::min(g.grid_import_cap_kw, s.import_cap_kw.empty()
-                                                               ? g.grid_import_cap_kw
-                                                               : at(s.import_cap_kw, t));
+      in.import_cap_kw[t] =
+          std::min(g.grid_import_cap_kw,
+                   s.import_cap_kw.empty() ? g.grid_import_cap_kw : at(s.import_cap_kw, t));
     }
   }
   if (!s.export_price_usd_per_mwh.empty()) {
@@ -454,8 +457,7 @@ double SlotCostUsd(const PowerInputs& inputs, int slot, double aidc_kw) {
             inputs.costs.curtailment_usd_per_mwh * split.curtailment_kw) *
            inputs.step_hours / 1000.0;
   }
-  const double nu =
-      inputs.peak_price_usd_per_kw.empty() ? 0.0 : inputs.peak_price_usd_per_kw[slot];
+  const double nu = inputs.peak_price_usd_per_kw.empty() ? 0.0 : inputs.peak_price_usd_per_kw[slot];
   return (inputs.ImportPriceUsdPerMwh(slot) * split.grid_kw -
           inputs.ExportPriceUsdPerMwh(slot) * split.export_kw +
           inputs.costs.curtailment_usd_per_mwh * split.curtailment_kw) *

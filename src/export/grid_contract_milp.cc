@@ -38,7 +38,8 @@ void AddGridContract(const Instance& instance, bool battery, MilpModel& model) {
   const GridContract& g = instance.grid;
   const Series& series = instance.series;
   // The most a slot can import: the AIDC cap plus charging.
-  const double most_kw = instance.site.site_power_cap_kw + (battery ? instance.battery.power_kw : 0);
+  const double most_kw =
+      instance.site.site_power_cap_kw + (battery ? instance.battery.power_kw : 0);
   int peak = -1;
   if (g.demand_charge_usd_per_kw > 0) {
     ColumnRole role;
@@ -59,10 +60,9 @@ void AddGridContract(const Instance& instance, bool battery, MilpModel& model) {
     }
     const double renewable = instance.RenewableKw(t);
     if (instance.ExportCapKw() > 0 && renewable > 0) {
-      const int exp = AddColumn(model, absl::StrCat("exp_t", t), 0,
-                                std::min(instance.ExportCapKw(), renewable), false,
-                                -series.export_price_usd_per_mwh[t] * usd_per_kw,
-                                SlotRole(ColumnKind::kExport, t));
+      const int exp = AddColumn(
+          model, absl::StrCat("exp_t", t), 0, std::min(instance.ExportCapKw(), renewable), false,
+          -series.export_price_usd_per_mwh[t] * usd_per_kw, SlotRole(ColumnKind::kExport, t));
       // Export leaves the bus: ren - cur + grid + dis - ch - exp = AIDC.
       model.rows[bal].columns.push_back(exp);
       model.rows[bal].values.push_back(-1.0);

@@ -25,17 +25,15 @@ absl::Status ValidateGridContract(const GridContract& grid, const Series& series
   for (const OptionalColumn& column : kOptionalSeriesColumns) {
     const std::vector<double>& values = series.*column.member;
     if (values.empty()) continue;
-    CKPTDP_RETURN_IF_ERROR(
-        ValidateSeriesColumn(series, values, column.name, slots, column.bounds));
+    CKPTDP_RETURN_IF_ERROR(ValidateSeriesColumn(series, values, column.name, slots, column.bounds));
   }
   const std::vector<double>& export_price = series.export_price_usd_per_mwh;
   for (std::size_t t = 0; t < export_price.size() && t < series.price_usd_per_mwh.size(); ++t) {
     if (export_price[t] <= series.price_usd_per_mwh[t]) continue;
-    const std::string path =
-        series.csv_path.empty()
-            ? IndexPath("series.export_price_usd_per_mwh", t)
-            : Cat("series.csv: ", Printable(series.csv_path, 300), " slot ", t,
-                  ": export_price_usd_per_mwh");
+    const std::string path = series.csv_path.empty()
+                                 ? IndexPath("series.export_price_usd_per_mwh", t)
+                                 : Cat("series.csv: ", Printable(series.csv_path, 300), " slot ", t,
+                                       ": export_price_usd_per_mwh");
     return PathError(path, Cat("must be <= price_usd_per_mwh of the slot (",
                                FormatNumber(series.price_usd_per_mwh[t]), "), got ",
                                FormatNumber(export_price[t]),

@@ -101,8 +101,7 @@ absl::StatusOr<Series> ReadSeries(const Json& value, const std::filesystem::path
     any_optional |= ii::FindKey(value, column) != nullptr;
   }
   if (csv != nullptr && any_optional) {
-    return PathError("series",
-                     "with \"csv\" the optional columns go in the CSV file, not inline");
+    return PathError("series", "with \"csv\" the optional columns go in the CSV file, not inline");
   }
   if (csv != nullptr && any_inline) {
     return PathError("series",
@@ -134,6 +133,11 @@ absl::StatusOr<Series> ReadSeries(const Json& value, const std::filesystem::path
                           ReadSeriesArray(value, "wind_kw", ii::kPowerSeriesBounds, slots));
   CKPTDP_ASSIGN_OR_RETURN(series.price_usd_per_mwh, ReadSeriesArray(value, "price_usd_per_mwh",
                                                                     ii::kPriceSeriesBounds, slots));
+  for (const ii::OptionalColumn& column : ii::kOptionalSeriesColumns) {
+    if (ii::FindKey(value, column.name) == nullptr) continue;
+    CKPTDP_ASSIGN_OR_RETURN(series.*column.member,
+                            ReadSeriesArray(value, column.name, column.bounds, slots));
+  }
   return series;
 }
 
@@ -196,12 +200,11 @@ absl::StatusOr<Instance> ParseDocument(std::string_view text, const std::filesys
 
   CKPTDP_ASSIGN_OR_RETURN(const Json* site, Require(root, "", "site"));
   CKPTDP_RETURN_IF_ERROR(ii::ExpectObject(*site, "site"));
-  CKPTDP_RETURN_IF_ERROR(
-      ii::CheckKnownKeys(*site, "site", [] {
-        std::vector<std::string_view> keys = ii::KeysOf(ii::kSiteFields);
-        for (std::string_view key : ii::GridSiteKeys()) keys.push_back(key);
-        return keys;
-      }()));
+  CKPTDP_RETURN_IF_ERROR(ii::CheckKnownKeys(*site, "site", [] {
+    std::vector<std::string_view> keys = ii::KeysOf(ii::kSiteFields);
+    for (std::string_view key : ii::GridSiteKeys()) keys.push_back(key);
+    return keys;
+  }()));
   CKPTDP_RETURN_IF_ERROR(ii::ReadFields(*site, "site", ii::kSiteFields, instance.site));
   CKPTDP_RETURN_IF_ERROR(ii::ReadFields(*site, "site", ii::kGridFields, instance.grid));
   CKPTDP_RETURN_IF_ERROR(ii::ValidateSite(instance.site));

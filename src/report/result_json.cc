@@ -87,7 +87,8 @@ Json MetricsJson(const Metrics& m, bool has_incumbent, bool grid_contract) {
     json["export_revenue_usd"] = value(m.export_revenue_usd);
     json["carbon_cost_usd"] = value(m.carbon_cost_usd);
     json["carbon_t"] = m.carbon_t >= 0 ? value(m.carbon_t) : Json(nullptr);
-    json["carbon_marginal_t"] = m.carbon_marginal_t >= 0 ? value(m.carbon_marginal_t) : Json(nullptr);
+    json["carbon_marginal_t"] =
+        m.carbon_marginal_t >= 0 ? value(m.carbon_marginal_t) : Json(nullptr);
   }
   return json;
 }

@@ -31,8 +31,8 @@ void AddGridContractMetrics(const Instance& instance, const PowerDispatch& power
     carbon_g += at(series.carbon_g_per_kwh, t) * s.grid_kw * dt;
     marginal_g += at(series.carbon_marginal_g_per_kwh, t) * s.grid_kw * dt;
     // USD/t x g/kWh / 1e6 = USD per kWh.
-    carbon_usd += grid.carbon_price_usd_per_t * at(series.carbon_g_per_kwh, t) / 1e6 * s.grid_kw *
-                  dt;
+    carbon_usd +=
+        grid.carbon_price_usd_per_t * at(series.carbon_g_per_kwh, t) / 1e6 * s.grid_kw * dt;
   }
   m.grid_contract = true;
   m.demand_charge_usd =

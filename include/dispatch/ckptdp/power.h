@@ -31,11 +31,11 @@ struct PowerInputs {
 
   // The grid contract (docs/model.md, "Grid contract"). The defaults are the paper's
   // model: no import cap, no export, no carbon or demand charge.
-  std::vector<double> import_cap_kw;  // per slot; empty = no cap
-  double export_cap_kw = 0;           // 0 = no export
+  std::vector<double> import_cap_kw;             // per slot; empty = no cap
+  double export_cap_kw = 0;                      // 0 = no export
   std::vector<double> export_price_usd_per_mwh;  // per slot; empty = no export
   std::vector<double> carbon_usd_per_mwh;        // carbon price x intensity; empty = 0
-  bool renewable_first = false;  // never import while curtailing in the same slot
+  bool renewable_first = false;                  // never import while curtailing in the same slot
   double demand_charge_usd_per_kw = 0;
   double peak_so_far_kw = 0;
   // Peak multipliers nu_t (USD per kW imported in slot t, >= 0, summing to at most the

@@ -177,9 +177,12 @@ absl::StatusOr<MetricsRecord> ParseMetrics(const Fields& f) {
   CKPTDP_ASSIGN_OR_RETURN(m.peak_power_kw, f.Number("peak_power_kw"));
   CKPTDP_ASSIGN_OR_RETURN(m.peak_gpus, f.Int("peak_gpus"));
   const std::pair<const char*, std::optional<double>*> contract[] = {
-      {"peak_grid_import_kw", &m.peak_grid_import_kw}, {"demand_charge_usd", &m.demand_charge_usd},
-      {"export_mwh", &m.export_mwh},           {"export_revenue_usd", &m.export_revenue_usd},
-      {"carbon_cost_usd", &m.carbon_cost_usd}, {"carbon_t", &m.carbon_t},
+      {"peak_grid_import_kw", &m.peak_grid_import_kw},
+      {"demand_charge_usd", &m.demand_charge_usd},
+      {"export_mwh", &m.export_mwh},
+      {"export_revenue_usd", &m.export_revenue_usd},
+      {"carbon_cost_usd", &m.carbon_cost_usd},
+      {"carbon_t", &m.carbon_t},
       {"carbon_marginal_t", &m.carbon_marginal_t}};
   for (const auto& [key, out] : contract) {
     if (f.Has(key)) {

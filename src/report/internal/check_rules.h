@@ -40,8 +40,7 @@ void CheckSlots(const Instance& instance, const ResultRecord& result, const Reco
 // The grid contract (issue #19): per slot the import cap, export only where priced and
 // within its cap, renewable_first; returns the contract's terms of the cost (carbon plus
 // demand charge minus export revenue) and checks its metrics.
-double CheckGridContract(const Instance& instance, const ResultRecord& result,
-                         CheckReport& report);
+double CheckGridContract(const Instance& instance, const ResultRecord& result, CheckReport& report);
 
 void CheckMetrics(const Instance& instance, const std::vector<JobModes>& modes,
                   const ResultRecord& result, CheckReport& report);
