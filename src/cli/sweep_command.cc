@@ -52,6 +52,12 @@ nlohmann::ordered_json PointJson(const SweepPoint& p) {
   metric("green_share_pct", m.green_share_pct);
   metric("peak_power_kw", m.peak_power_kw);
   metrics["peak_gpus"] = has ? nlohmann::ordered_json(m.peak_gpus) : null;
+  if (has && m.grid_contract) {
+    metric("peak_grid_import_kw", m.peak_grid_import_kw);
+    metric("demand_charge_usd", m.demand_charge_usd);
+    metric("carbon_cost_usd", m.carbon_cost_usd);
+    if (m.carbon_t >= 0) metric("carbon_t", m.carbon_t);
+  }
 
   const bool bound_known = p.result.ok() && p.result->status != SolveStatus::kInfeasible &&
                            std::isfinite(p.result->lower_bound_usd);
@@ -80,10 +86,17 @@ void PrintTable(const std::string& param, const std::vector<SweepPoint>& points)
       continue;
     }
     const Result& r = *p.result;
-    std::cout << absl::StrFormat("%12g %-15s %9.2f %9.2f %11.3f %9.2f %8.4f %8.2f\n", p.value,
+    std::cout << absl::StrFormat("%12g %-15s %9.2f %9.2f %11.3f %9.2f %8.4f %8.2f", p.value,
                                  StatusText(p), r.metrics.cost_usd, r.metrics.cost_reduction_pct,
                                  r.metrics.curtailment_mwh, r.metrics.green_share_pct,
                                  100.0 * r.gap, r.solver.seconds);
+    // The grid contract's peak and emissions, for the cost-versus-emissions curve.
+    if (r.metrics.grid_contract) {
+      std::cout << absl::StrFormat("  peak import %.1f kW", r.metrics.peak_grid_import_kw);
+      if (r.metrics.carbon_t >= 0)
+        std::cout << absl::StrFormat("  carbon %.4f t", r.metrics.carbon_t);
+    }
+    std::cout << "\n";
   }
   // Why a point has no schedule, below the table so that the columns stay aligned.
   for (const SweepPoint& p : points) {
