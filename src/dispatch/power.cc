@@ -114,7 +114,7 @@ StagePoint EvalStage(const PowerInputs& in, int t, double lo, double hi, double 
   if (in.HasGridContract()) {
     // Above R + G the import cap cannot be met; the other kinks are SlotCostKinksKw's.
     const double domain_hi = r + in.ImportCapKw(t);
-    if (n_lo > domain_hi + kLoadTolKw) return {kInf, std::clamp(lo, lo, hi)};
+    if (n_lo > domain_hi + kLoadTolKw) return {kInf, lo};
     n_hi = std::min(n_hi, std::max(domain_hi, n_lo));
     for (double k : SlotCostKinksKw(in, t)) {
       if (k > n_lo && k < n_hi) consider(k);
