@@ -118,6 +118,25 @@ def plot_balance(doc, out_dir, formats):
                   label="AIDC load + battery charge")
     step_line(ax, edges, col["renewable_kw"], color="#2e7d32", linewidth=0.8, linestyle=":",
               label="renewable available")
+    # Grid contract (issue 19): exports on top of the supply, the import cap as a line and
+    # a demand-response event (a window where the cap is lower than elsewhere) shaded.
+    if "export_kw" in col and any(v > 1e-9 for v in col["export_kw"]):
+        bars(ax, x0, step_h, col["export_kw"], bottom, color="#f2c14e", label="exported")
+        bottom = [b + v for b, v in zip(bottom, col["export_kw"])]
+    if "import_cap_kw" in col:
+        caps = col["import_cap_kw"]
+        finite = [c for c in caps if c < 1e8]
+        if finite:
+            shown_cap = [c if c < 1e8 else float("nan") for c in caps]
+            step_line(ax, edges, shown_cap, color="#1565c0", linewidth=1.8,
+                      label="import cap")
+            loosest = max(caps)
+            first = True
+            for t, c in enumerate(caps):
+                if c < loosest:
+                    ax.axvspan(t * step_h, (t + 1) * step_h, color="#1565c0", alpha=0.10,
+                               label="demand-response event" if first else None)
+                    first = False
     ax.set_xlim(0, n * step_h)
     ax.set_xticks(range(0, int(n * step_h) + 1, max(1, int(n * step_h) // 12)))
     ax.set_xlabel("hour")

@@ -53,6 +53,12 @@ nlohmann::ordered_json PointJson(const SweepPoint& p) {
   metric("green_share_pct", m.green_share_pct);
   metric("peak_power_kw", m.peak_power_kw);
   metrics["peak_gpus"] = has ? nlohmann::ordered_json(m.peak_gpus) : null;
+  if (has && m.grid_contract) {
+    metric("peak_grid_import_kw", m.peak_grid_import_kw);
+    metric("demand_charge_usd", m.demand_charge_usd);
+    metric("carbon_cost_usd", m.carbon_cost_usd);
+    if (m.carbon_t >= 0) metric("carbon_t", m.carbon_t);
+  }
 
   const bool bound_known = p.result.ok() && p.result->status != SolveStatus::kInfeasible &&
                            std::isfinite(p.result->lower_bound_usd);
@@ -88,11 +94,20 @@ void PrintTable(const std::string& param, const nlohmann::ordered_json& rows) {
       continue;
     }
     const nlohmann::ordered_json& m = p["metrics"];
-    std::cout << absl::StrFormat("%12g %-15s %9.2f %9.2f %11.3f %9.2f %8.4f %8.2f\n", value, status,
+    std::cout << absl::StrFormat("%12g %-15s %9.2f %9.2f %11.3f %9.2f %8.4f %8.2f", value, status,
                                  m["cost_usd"].get<double>(), m["cost_reduction_pct"].get<double>(),
                                  m["curtailment_mwh"].get<double>(),
                                  m["green_share_pct"].get<double>(), 100.0 * p["gap"].get<double>(),
                                  p["seconds"].get<double>());
+    // The grid contract's peak and emissions (written only under a contract), for the
+    // cost-versus-emissions curve.
+    if (m.contains("peak_grid_import_kw")) {
+      std::cout << absl::StrFormat("  peak import %.1f kW", m["peak_grid_import_kw"].get<double>());
+    }
+    if (m.contains("carbon_t") && m["carbon_t"].is_number()) {
+      std::cout << absl::StrFormat("  carbon %.4f t", m["carbon_t"].get<double>());
+    }
+    std::cout << "\n";
   }
   // Why a point has no schedule, below the table so that the columns stay aligned.
   for (const nlohmann::ordered_json& p : rows) {

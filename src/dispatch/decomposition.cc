@@ -47,7 +47,8 @@ std::optional<DecompositionBound> DecompositionBound::Build(const ScenarioContex
   d.slots_.resize(c.slots());
   d.costs_.resize(c.num_jobs());
   const double power_kw = c.power.use_battery ? c.power.battery.power_kw : 0.0;
-  d.candidates_ = power_kw > 0 ? 4 : 1;
+  // With the grid contract the slot cost has more kinks (export and import caps).
+  d.candidates_ = power_kw > 0 ? (c.power.HasGridContract() ? 10 : 4) : 1;
   d.level_of_mode_.resize(c.num_jobs());
   for (int j = 0; j < c.num_jobs(); ++j) d.level_of_mode_[j] = ModeLevels(*c.jobs[j]);
   d.restrictions_.resize(c.num_jobs());
@@ -77,6 +78,18 @@ std::optional<DecompositionBound> DecompositionBound::Build(const ScenarioContex
         if (d.candidates_ == 1) {
           s.cost.push_back(SlotCostUsd(c.power, t, load));
           s.net_kw.push_back(0.0);
+        } else if (d.candidates_ > 4) {
+          // The ends, b = 0 and every kink of SlotCostUsd (SlotCostKinksKw) moved into
+          // [b_lo, P]; a cap that no b meets leaves +infinity, never chosen.
+          const double b_lo = std::max(-power_kw, -load);
+          std::vector<double> bs = {b_lo, 0.0, power_kw};
+          for (double k : SlotCostKinksKw(c.power, t))
+            bs.push_back(std::clamp(k - load, b_lo, power_kw));
+          bs.resize(d.candidates_, b_lo);
+          for (double b : bs) {
+            s.cost.push_back(SlotCostUsd(c.power, t, load + b));
+            s.net_kw.push_back(b);
+          }
         } else {
           // The ends b_lo and P, b = 0 and the b at which the served load meets the
           // renewables (else b_lo): the kinks and ends of SlotCostUsd(L + b) on [b_lo, P].

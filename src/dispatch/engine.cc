@@ -14,6 +14,7 @@
 #include "dispatch/internal/distributed.h"
 #include "dispatch/internal/dual.h"
 #include "dispatch/internal/evaluation.h"
+#include "dispatch/internal/import_cap_proof.h"
 #include "dispatch/internal/infeasibility.h"
 #include "dispatch/internal/lagrangian.h"
 #include "dispatch/internal/resource_diagnosis.h"
@@ -271,7 +272,13 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
   const internal::ScenarioContext s1 = internal::MakeContext(instance, modes, Scenario::kS1);
   const double reference_cost = BaselineCost(s1);
   const internal::ScenarioContext context = internal::MakeContext(instance, modes, scenario);
-  if (!TraitsOf(scenario).variable_modes) {
+  CKPTDP_ASSIGN_OR_RETURN(const internal::ImportCapProof cap_proof,
+                          internal::ProveImportCapInfeasible(context));
+  if (cap_proof.proven) {
+    // The grid contract's import caps cannot serve even the base load: no schedule.
+    r.status = SolveStatus::kInfeasible;
+    r.diagnosis = cap_proof.diagnosis;
+  } else if (!TraitsOf(scenario).variable_modes) {
     CKPTDP_RETURN_IF_ERROR(SolveFixed(context, scenario, reference_cost, r));
   } else if (const internal::CapacityProof proof = AgreedCapacityProof(context, options, start);
              proof.proven) {
@@ -287,7 +294,7 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
   if (stopped && r.status != SolveStatus::kOptimal && r.status != SolveStatus::kInfeasible) {
     r.status = SolveStatus::kInterrupted;
   }
-  if (r.schedule.jobs.empty() && options.diagnose_capacity && !stopped &&
+  if (r.schedule.jobs.empty() && options.diagnose_capacity && !stopped && !cap_proof.proven &&
       internal::Leader(internal::DistributedComm(options))) {
     // The time limit covers the diagnosis too (--time-limit is honoured within a second).
     const double remaining_s =

@@ -43,7 +43,15 @@ absl::StatusOr<Evaluated> Evaluate(const ScenarioContext& context, Schedule sche
       return e;
     }
   }
-  CKPTDP_ASSIGN_OR_RETURN(e.power, DispatchFixedLoad(context.power, e.load.aidc_kw));
+  absl::StatusOr<PowerDispatch> power = DispatchFixedLoad(context.power, e.load.aidc_kw);
+  // Only the grid contract's import caps make a fixed load unservable: a violation.
+  if (!power.ok() && context.power.HasGridContract() &&
+      absl::IsFailedPrecondition(power.status())) {
+    e.violation = std::string(power.status().message());
+    return e;
+  }
+  CKPTDP_RETURN_IF_ERROR(power.status());
+  e.power = *std::move(power);
   e.cost_usd = e.power.TotalCostUsd();
   e.feasible = true;
   return e;

@@ -36,6 +36,12 @@ double CostCeiling(const ScenarioContext& c) {
       ceiling += dt * in.costs.battery_wear_usd_per_mwh * 2.0 * in.battery.power_kw;
     }
   }
+  // The grid contract: carbon on every kW bought, the demand charge on the most bought.
+  const double most_kw = in.site.site_power_cap_kw + (c.traits.battery ? in.battery.power_kw : 0);
+  for (int t = 0; t < c.slots() && !c.power.carbon_usd_per_mwh.empty(); ++t) {
+    ceiling += dt * c.power.carbon_usd_per_mwh[t] * most_kw;
+  }
+  ceiling += c.power.demand_charge_usd_per_kw * most_kw;
   return ceiling;
 }
 
@@ -54,6 +60,10 @@ Multipliers WarmStart(const ScenarioContext& c) {
   for (int t = 0; t < slots; ++t) {
     m.lambda[t] =
         SlotCostUsd(c.power, t, base_load[t] + 1.0) - SlotCostUsd(c.power, t, base_load[t]);
+    // Beyond an import cap the cost is infinite: start from the energy price instead.
+    if (!std::isfinite(m.lambda[t])) {
+      m.lambda[t] = c.power.ImportPriceUsdPerMwh(t) * in.time.StepHours() / 1000.0;
+    }
   }
   return m;
 }

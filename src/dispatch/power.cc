@@ -36,18 +36,62 @@ struct Split {
   double renewable_used_kw = 0;
   double grid_kw = 0;
   double curtailment_kw = 0;
+  double export_kw = 0;
+  bool feasible = true;  // false: the import cap cannot be met
 };
 
-// Renewables first; but if the price is below -c_cur, curtailing everything and buying the
-// whole load costs less (each kW bought earns -price and each kW curtailed costs c_cur).
-// At price == -c_cur both are optimal and the renewables are used.
-Split SplitSlot(const PowerInputs& in, int t, double served_kw) {
+// The paper's split: renewables first; but if the price is below -c_cur, curtailing
+// everything and buying the whole load costs less (each kW bought earns -price and each
+// kW curtailed costs c_cur). At price == -c_cur both are optimal and the renewables are used.
+Split PaperSplit(const PowerInputs& in, int t, double served_kw) {
   const double available = in.renewable_kw[t];
   const double served = std::max(served_kw, 0.0);
   const double used = in.price_usd_per_mwh[t] < -in.costs.curtailment_usd_per_mwh
                           ? 0.0
                           : std::min(available, served);
   return {.renewable_used_kw = used, .grid_kw = served - used, .curtailment_kw = available - used};
+}
+
+// With the grid contract: keep k kW of the renewables (the rest is curtailed); the net
+// grid flow N - k is imported (up to the cap G) or exported (up to the export cap E).
+// k lies in [max(0, N - G), min(R, N + E)]; the cost is piecewise linear in k with
+// kinks only where the flow changes sign (k = N), so the best k is an end of that range,
+// N or R (R: renewable_first allows curtailing only when nothing is imported, k >= N,
+// or not at all, k = R). Ties keep more renewables.
+Split ContractSplit(const PowerInputs& in, int t, double served_kw) {
+  const double available = in.renewable_kw[t];
+  const double served = std::max(served_kw, 0.0);
+  const double import_cap = in.ImportCapKw(t);
+  const double k_lo = std::max(0.0, served - import_cap);
+  const double k_hi = std::min(available, served + in.ExportCapKw());
+  if (k_lo > k_hi + kLoadTolKw) return {.feasible = false};
+  const double k_min = std::min(k_lo, k_hi);  // within rounding of k_hi
+  const double nu = in.peak_price_usd_per_kw.empty() ? 0.0 : in.peak_price_usd_per_kw[t];
+  const double import_usd_per_kw = in.ImportPriceUsdPerMwh(t) * in.step_hours / 1000.0 + nu;
+  const double export_usd_per_kw = in.ExportPriceUsdPerMwh(t) * in.step_hours / 1000.0;
+  const double curtail_usd_per_kw = in.costs.curtailment_usd_per_mwh * in.step_hours / 1000.0;
+  Split best{.feasible = false};
+  double best_cost = kInf;
+  for (double k :
+       {k_hi, std::clamp(served, k_min, k_hi), std::clamp(available, k_min, k_hi), k_min}) {
+    const double net = served - k;
+    if (in.renewable_first && k < available - kLoadTolKw && net > kLoadTolKw) continue;
+    const double grid = std::max(net, 0.0), exported = std::max(-net, 0.0);
+    const double cost = import_usd_per_kw * grid - export_usd_per_kw * exported +
+                        curtail_usd_per_kw * (available - k);
+    if (cost < best_cost) {
+      best_cost = cost;
+      best = {.renewable_used_kw = k - exported,
+              .grid_kw = grid,
+              .curtailment_kw = available - k,
+              .export_kw = exported};
+    }
+  }
+  return best;
+}
+
+Split SplitSlot(const PowerInputs& in, int t, double served_kw) {
+  return in.HasGridContract() ? ContractSplit(in, t, served_kw) : PaperSplit(in, t, served_kw);
 }
 
 // Value and a minimiser L of psi_t(b) (see battery_dp.h). The inner function of the served
@@ -59,7 +103,7 @@ struct StagePoint {
 };
 StagePoint EvalStage(const PowerInputs& in, int t, double lo, double hi, double lambda, double b) {
   const double n_lo = std::max(lo + b, 0.0);
-  const double n_hi = std::max(hi + b, n_lo);
+  double n_hi = std::max(hi + b, n_lo);
   StagePoint best;
   auto consider = [&](double n) {
     const double v = SlotCostUsd(in, t, n) - lambda * (n - b);
@@ -67,7 +111,17 @@ StagePoint EvalStage(const PowerInputs& in, int t, double lo, double hi, double 
   };
   // R_t first: on ties the load that matches the renewables wins.
   const double r = in.renewable_kw[t];
-  if (r > n_lo && r < n_hi) consider(r);
+  if (in.HasGridContract()) {
+    // Above R + G the import cap cannot be met; the other kinks are SlotCostKinksKw's.
+    const double domain_hi = r + in.ImportCapKw(t);
+    if (n_lo > domain_hi + kLoadTolKw) return {kInf, lo};
+    n_hi = std::min(n_hi, std::max(domain_hi, n_lo));
+    for (double k : SlotCostKinksKw(in, t)) {
+      if (k > n_lo && k < n_hi) consider(k);
+    }
+  } else if (r > n_lo && r < n_hi) {
+    consider(r);
+  }
   consider(n_lo);
   consider(n_hi);
   best.load_kw = std::clamp(best.load_kw, lo, hi);
@@ -109,10 +163,204 @@ absl::Status ValidateInputs(const PowerInputs& in) {
   if (in.use_battery) {
     CKPTDP_RETURN_IF_ERROR(internal::ValidateBatteryModel(BatteryModel::FromInputs(in)));
   }
+  const std::pair<const std::vector<double>*, const char*> optional[] = {
+      {&in.import_cap_kw, "import_cap_kw"},
+      {&in.export_price_usd_per_mwh, "export_price_usd_per_mwh"},
+      {&in.carbon_usd_per_mwh, "carbon_usd_per_mwh"},
+      {&in.peak_price_usd_per_kw, "peak_price_usd_per_kw"}};
+  for (const auto& [values, name] : optional) {
+    if (values->empty()) continue;
+    CKPTDP_RETURN_IF_ERROR(
+        CheckSeries(*values, slots, name, values != &in.export_price_usd_per_mwh));
+  }
+  for (double v : {in.export_cap_kw, in.demand_charge_usd_per_kw, in.peak_so_far_kw}) {
+    if (!std::isfinite(v) || v < 0) {
+      return absl::InvalidArgumentError("power: export cap, demand charge and peak must be >= 0");
+    }
+  }
   return absl::OkStatus();
 }
 
 double BatteryPowerKw(const PowerInputs& in) { return in.use_battery ? in.battery.power_kw : 0.0; }
+
+double PeakGridKw(const PowerDispatch& d) {
+  double peak = 0;
+  for (const PowerSlot& s : d.slots) peak = std::max(peak, s.grid_kw);
+  return peak;
+}
+
+absl::Status ImportCapError(const PowerInputs& in, int t, double load_kw) {
+  return absl::FailedPreconditionError(
+      absl::StrCat("power: slot ", t, ": a load of ", load_kw, " kW exceeds the renewables (",
+                   in.renewable_kw[t], " kW) plus the import cap (", in.ImportCapKw(t), " kW)",
+                   in.use_battery ? " with the battery's help" : ""));
+}
+
+// Least-cost dispatch of a fixed load at the inputs' caps and prices (the demand charge
+// is reported, not optimised: DispatchFixedLoad searches the peak around this).
+absl::StatusOr<PowerDispatch> DispatchOnce(const PowerInputs& inputs,
+                                           std::span<const double> aidc_kw) {
+  const int slots = inputs.Slots();
+  std::vector<double> net_kw(slots, 0.0);
+  std::vector<double> soc_kwh(slots, 0.0);  // no battery: reported as 0
+  if (inputs.use_battery) {
+    std::vector<ConvexPwl> stage(slots);
+    for (int t = 0; t < slots; ++t) {
+      stage[t] =
+          internal::PowerStageCost(inputs, t, aidc_kw[t], aidc_kw[t], 0.0, inputs.battery.power_kw);
+      if (stage[t].empty()) return ImportCapError(inputs, t, aidc_kw[t]);
+    }
+    CKPTDP_ASSIGN_OR_RETURN(BatteryDpResult dp,
+                            internal::SolveBatteryDp(BatteryModel::FromInputs(inputs), stage));
+    net_kw = std::move(dp.net_kw);
+    soc_kwh = std::move(dp.soc_kwh);
+  }
+
+  PowerDispatch dispatch;
+  dispatch.slots.resize(slots);
+  const double mwh_per_kw = inputs.step_hours / 1000.0;
+  for (int t = 0; t < slots; ++t) {
+    PowerSlot& s = dispatch.slots[t];
+    const double b = net_kw[t];
+    s.aidc_kw = aidc_kw[t];
+    s.charge_kw = std::max(b, 0.0);
+    s.discharge_kw = std::max(-b, 0.0);
+    const Split split = SplitSlot(inputs, t, s.aidc_kw + b);
+    if (!split.feasible) return ImportCapError(inputs, t, aidc_kw[t]);
+    s.renewable_used_kw = split.renewable_used_kw;
+    s.grid_kw = split.grid_kw;
+    s.curtailment_kw = split.curtailment_kw;
+    s.export_kw = split.export_kw;
+    s.soc_kwh = soc_kwh[t];
+    dispatch.grid_cost_usd += inputs.price_usd_per_mwh[t] * s.grid_kw * mwh_per_kw;
+    dispatch.curtailment_cost_usd +=
+        inputs.costs.curtailment_usd_per_mwh * s.curtailment_kw * mwh_per_kw;
+    dispatch.battery_cost_usd +=
+        inputs.costs.battery_wear_usd_per_mwh * (s.charge_kw + s.discharge_kw) * mwh_per_kw;
+    if (!inputs.carbon_usd_per_mwh.empty()) {
+      dispatch.carbon_cost_usd += inputs.carbon_usd_per_mwh[t] * s.grid_kw * mwh_per_kw;
+    }
+    if (s.export_kw > 0) {
+      dispatch.export_revenue_usd += inputs.ExportPriceUsdPerMwh(t) * s.export_kw * mwh_per_kw;
+    }
+  }
+  dispatch.demand_charge_usd = DemandChargeUsd(inputs, dispatch.slots);
+  return dispatch;
+}
+
+// The power subproblem at fixed peak multipliers (those in `inputs`), with the grid
+// import of its solution per slot (for the multipliers' subgradient).
+struct SubproblemAtPrices {
+  PowerSubproblemSolution solution;
+  std::vector<double> grid_kw;
+};
+
+absl::StatusOr<SubproblemAtPrices> SolveSubproblemAtPrices(
+    const PowerInputs& inputs, std::span<const double> lambda_usd_per_kw,
+    std::span<const double> load_min_kw, std::span<const double> load_max_kw) {
+  const int slots = inputs.Slots();
+  SubproblemAtPrices out;
+  PowerSubproblemSolution& solution = out.solution;
+  solution.load_kw.resize(slots);
+  out.grid_kw.assign(slots, 0.0);
+  const double power_kw = BatteryPowerKw(inputs);
+  std::vector<double> net_kw(slots, 0.0);
+  if (power_kw <= 0) {
+    // No battery (or a zero-power one, whose SoC cannot move): slots are independent.
+    for (int t = 0; t < slots; ++t) {
+      const StagePoint p =
+          EvalStage(inputs, t, load_min_kw[t], load_max_kw[t], lambda_usd_per_kw[t], 0.0);
+      solution.value_usd += p.value;
+      solution.load_kw[t] = p.load_kw;
+    }
+  } else {
+    std::vector<ConvexPwl> stage(slots);
+    bool infeasible = false;
+    for (int t = 0; t < slots; ++t) {
+      stage[t] = internal::PowerStageCost(inputs, t, load_min_kw[t], load_max_kw[t],
+                                          lambda_usd_per_kw[t], power_kw);
+      infeasible |= stage[t].empty();
+    }
+    absl::StatusOr<BatteryDpResult> dp =
+        infeasible ? absl::FailedPreconditionError("import cap")
+                   : internal::SolveBatteryDp(BatteryModel::FromInputs(inputs), stage);
+    if (!dp.ok()) {
+      // Only the import caps can make the band unservable; without them it is a bug.
+      if (!inputs.HasGridContract() || !absl::IsFailedPrecondition(dp.status())) {
+        return dp.status();
+      }
+      solution.value_usd = kInf;
+      for (int t = 0; t < slots; ++t) solution.load_kw[t] = load_min_kw[t];
+      return out;
+    }
+    solution.value_usd = dp->value_usd;
+    net_kw = dp->net_kw;
+    for (int t = 0; t < slots; ++t) {
+      solution.load_kw[t] = internal::PowerStageArgminLoad(
+          inputs, t, load_min_kw[t], load_max_kw[t], lambda_usd_per_kw[t], net_kw[t]);
+    }
+  }
+  if (inputs.HasGridContract()) {
+    for (int t = 0; t < slots; ++t) {
+      out.grid_kw[t] = SplitSlot(inputs, t, solution.load_kw[t] + net_kw[t]).grid_kw;
+    }
+  }
+  return out;
+}
+
+// Euclidean projection onto {nu >= 0, sum nu <= cap} (the peak multipliers' set).
+void ProjectPeakMultipliers(std::vector<double>& nu, double cap) {
+  double sum = 0;
+  for (double& v : nu) {
+    v = std::max(v, 0.0);
+    sum += v;
+  }
+  if (sum <= cap) return;
+  std::vector<double> sorted = nu;
+  std::sort(sorted.begin(), sorted.end(), std::greater<>());
+  double prefix = 0, theta = 0;
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    prefix += sorted[i];
+    const double candidate = (prefix - cap) / static_cast<double>(i + 1);
+    if (sorted[i] - candidate > 0) theta = candidate;
+  }
+  for (double& v : nu) v = std::max(v - theta, 0.0);
+}
+
+// The demand charge D (peak - peak_so_far)+ dualised: for nu >= 0 with sum nu <= D,
+// sum_t nu_t (grid_t - peak_so_far) never exceeds the charge, so every such nu gives a
+// lower bound. A few projected subgradient steps from nu = 0 and from all of D on the
+// slot of highest import; the best bound found is returned.
+absl::StatusOr<PowerSubproblemSolution> SolveWithPeakMultipliers(
+    const PowerInputs& inputs, std::span<const double> lambda_usd_per_kw,
+    std::span<const double> load_min_kw, std::span<const double> load_max_kw) {
+  constexpr int kPeakSteps = 20;
+  const int slots = inputs.Slots();
+  const double charge = inputs.demand_charge_usd_per_kw;
+  PowerInputs priced = inputs;
+  priced.peak_price_usd_per_kw.assign(slots, 0.0);
+  CKPTDP_ASSIGN_OR_RETURN(
+      SubproblemAtPrices best,
+      SolveSubproblemAtPrices(priced, lambda_usd_per_kw, load_min_kw, load_max_kw));
+  if (!std::isfinite(best.solution.value_usd) || slots == 0) return std::move(best.solution);
+  std::vector<double> grid = best.grid_kw;
+  std::vector<double>& nu = priced.peak_price_usd_per_kw;
+  nu[std::max_element(grid.begin(), grid.end()) - grid.begin()] = charge;
+  for (int step = 1; step <= kPeakSteps; ++step) {
+    CKPTDP_ASSIGN_OR_RETURN(
+        SubproblemAtPrices at,
+        SolveSubproblemAtPrices(priced, lambda_usd_per_kw, load_min_kw, load_max_kw));
+    if (at.solution.value_usd > best.solution.value_usd) best = at;
+    double norm = 0;
+    for (int t = 0; t < slots; ++t)
+      norm = std::max(norm, std::abs(at.grid_kw[t] - inputs.peak_so_far_kw));
+    if (norm <= 0) break;
+    const double scale = charge / (step * norm);
+    for (int t = 0; t < slots; ++t) nu[t] += scale * (at.grid_kw[t] - inputs.peak_so_far_kw);
+    ProjectPeakMultipliers(nu, charge);
+  }
+  return std::move(best.solution);
+}
 
 }  // namespace
 
@@ -121,18 +369,30 @@ namespace internal {
 ConvexPwl PowerStageCost(const PowerInputs& inputs, int slot, double load_lo_kw, double load_hi_kw,
                          double lambda_usd_per_kw, double power_kw) {
   const double b_lo = std::max(-power_kw, -load_hi_kw);
-  const double b_hi = power_kw;
+  double b_hi = power_kw;
   const double r = inputs.renewable_kw[slot];
-  const double candidates[] = {b_lo, b_hi, 0.0, -load_lo_kw, r - load_hi_kw, r - load_lo_kw};
+  std::vector<double> candidates = {b_lo, b_hi, 0.0, -load_lo_kw, r - load_hi_kw, r - load_lo_kw};
+  if (inputs.HasGridContract()) {
+    // b above R + G - load_lo leaves no load of the band within the import cap.
+    b_hi = std::min(b_hi, r + inputs.ImportCapKw(slot) - load_lo_kw);
+    if (b_hi < b_lo) return ConvexPwl{};
+    candidates.push_back(b_hi);
+    for (double k : SlotCostKinksKw(inputs, slot)) {
+      candidates.push_back(k - load_hi_kw);
+      candidates.push_back(k - load_lo_kw);
+    }
+  }
   std::vector<PwlPoint> points;
-  points.reserve(std::size(candidates));
+  points.reserve(candidates.size());
   for (double b : candidates) {
     if (b < b_lo || b > b_hi) continue;
     points.push_back(
         {b, EvalStage(inputs, slot, load_lo_kw, load_hi_kw, lambda_usd_per_kw, b).value});
   }
   // psi is convex and these are all its breakpoints, so the hull is just the interpolant
-  // (the hull also drops duplicates and collinear points).
+  // (the hull also drops duplicates and collinear points). With renewable_first psi can
+  // lose convexity at a price below -c_cur; the hull is then its convex envelope, whose
+  // vertices are among these points: a lower bound, as the battery DP's envelope is.
   return ConvexPwl::LowerHull(std::move(points));
 }
 
@@ -161,6 +421,29 @@ PowerInputs PowerInputs::FromInstance(const Instance& instance, bool use_battery
   in.costs = instance.costs;
   in.battery = instance.battery;
   in.use_battery = use_battery;
+  const GridContract& g = instance.grid;
+  if (!s.import_cap_kw.empty() || g.grid_import_cap_kw < GridContract{}.grid_import_cap_kw) {
+    in.import_cap_kw.resize(slots);
+    for (int t = 0; t < slots; ++t) {
+      in.import_cap_kw[t] =
+          std::min(g.grid_import_cap_kw,
+                   s.import_cap_kw.empty() ? g.grid_import_cap_kw : at(s.import_cap_kw, t));
+    }
+  }
+  if (!s.export_price_usd_per_mwh.empty()) {
+    in.export_price_usd_per_mwh = s.export_price_usd_per_mwh;
+    in.export_cap_kw = g.grid_export_cap_kw;
+  }
+  if (!s.carbon_g_per_kwh.empty() && g.carbon_price_usd_per_t > 0) {
+    // g/kWh = kg/MWh; USD/t x kg/MWh / 1000 = USD/MWh.
+    in.carbon_usd_per_mwh.resize(slots);
+    for (int t = 0; t < slots; ++t) {
+      in.carbon_usd_per_mwh[t] = g.carbon_price_usd_per_t * at(s.carbon_g_per_kwh, t) / 1000.0;
+    }
+  }
+  in.renewable_first = g.renewable_first;
+  in.demand_charge_usd_per_kw = g.demand_charge_usd_per_kw;
+  in.peak_so_far_kw = g.peak_so_far_kw;
   return in;
 }
 
@@ -168,9 +451,35 @@ PowerInputs PowerInputs::FromInstance(const Instance& instance, bool use_battery
 double SlotCostUsd(const PowerInputs& inputs, int slot, double aidc_kw) {
   if (aidc_kw < -kLoadTolKw) return kInf;
   const Split split = SplitSlot(inputs, slot, aidc_kw);
-  return (inputs.price_usd_per_mwh[slot] * split.grid_kw +
+  if (!split.feasible) return kInf;
+  if (!inputs.HasGridContract()) {
+    return (inputs.price_usd_per_mwh[slot] * split.grid_kw +
+            inputs.costs.curtailment_usd_per_mwh * split.curtailment_kw) *
+           inputs.step_hours / 1000.0;
+  }
+  const double nu = inputs.peak_price_usd_per_kw.empty() ? 0.0 : inputs.peak_price_usd_per_kw[slot];
+  return (inputs.ImportPriceUsdPerMwh(slot) * split.grid_kw -
+          inputs.ExportPriceUsdPerMwh(slot) * split.export_kw +
           inputs.costs.curtailment_usd_per_mwh * split.curtailment_kw) *
-         inputs.step_hours / 1000.0;
+             inputs.step_hours / 1000.0 +
+         nu * (split.grid_kw - inputs.peak_so_far_kw);
+}
+
+std::vector<double> SlotCostKinksKw(const PowerInputs& inputs, int slot) {
+  const double r = inputs.renewable_kw[slot];
+  const double g = inputs.ImportCapKw(slot);
+  std::vector<double> kinks = {0.0, r};
+  for (double k : {r - inputs.ExportCapKw(), g, r + g}) {
+    if (std::isfinite(k) && k > 0) kinks.push_back(k);
+  }
+  return kinks;
+}
+
+double DemandChargeUsd(const PowerInputs& inputs, std::span<const PowerSlot> slots) {
+  if (inputs.demand_charge_usd_per_kw <= 0) return 0;
+  double peak = 0;
+  for (const PowerSlot& s : slots) peak = std::max(peak, s.grid_kw);
+  return inputs.demand_charge_usd_per_kw * std::max(0.0, peak - inputs.peak_so_far_kw);
 }
 
 absl::StatusOr<PowerDispatch> DispatchFixedLoad(const PowerInputs& inputs,
@@ -178,47 +487,57 @@ absl::StatusOr<PowerDispatch> DispatchFixedLoad(const PowerInputs& inputs,
   CKPTDP_RETURN_IF_ERROR(ValidateInputs(inputs));
   const int slots = inputs.Slots();
   CKPTDP_RETURN_IF_ERROR(CheckSeries(aidc_kw, slots, "aidc_kw", true));
-
-  std::vector<double> net_kw(slots, 0.0);
-  std::vector<double> soc_kwh(slots, 0.0);  // no battery: reported as 0
-  if (inputs.use_battery) {
-    std::vector<ConvexPwl> stage(slots);
-    for (int t = 0; t < slots; ++t) {
-      stage[t] =
-          internal::PowerStageCost(inputs, t, aidc_kw[t], aidc_kw[t], 0.0, inputs.battery.power_kw);
+  if (!inputs.HasGridContract()) return DispatchOnce(inputs, aidc_kw);
+  // The dispatch pays the true demand charge, not its multipliers.
+  PowerInputs plain = inputs;
+  plain.peak_price_usd_per_kw.clear();
+  CKPTDP_ASSIGN_OR_RETURN(PowerDispatch best, DispatchOnce(plain, aidc_kw));
+  const double peak = PeakGridKw(best);
+  if (plain.demand_charge_usd_per_kw <= 0 || peak <= plain.peak_so_far_kw + kLoadTolKw) {
+    return best;
+  }
+  // The demand charge couples the slots: search the peak level P (imports capped at P).
+  // The cost of the best dispatch under a cap P plus the charge on P is convex in P for
+  // a convex power side (a parametric linear program), so a golden-section search finds
+  // it; every dispatch tried is feasible and the cheapest is kept.
+  PowerInputs capped = plain;
+  capped.import_cap_kw.resize(slots);
+  auto cost_at = [&](double level) {
+    for (int t = 0; t < slots; ++t) capped.import_cap_kw[t] = std::min(plain.ImportCapKw(t), level);
+    absl::StatusOr<PowerDispatch> d = DispatchOnce(capped, aidc_kw);
+    if (!d.ok()) return kInf;
+    const double cost = d->TotalCostUsd();
+    if (cost < best.TotalCostUsd()) best = *std::move(d);
+    return cost;
+  };
+  constexpr double kGolden = 0.6180339887498949;
+  constexpr int kPeakSearchSteps = 40;
+  double lo = plain.peak_so_far_kw, hi = peak;
+  double x1 = hi - kGolden * (hi - lo), x2 = lo + kGolden * (hi - lo);
+  double f1 = cost_at(x1), f2 = cost_at(x2);
+  for (int step = 0; step < kPeakSearchSteps && hi - lo > 1e-6; ++step) {
+    // An infeasible cap (+infinity) lies below every feasible one.
+    if (f1 == kInf || f1 > f2) {
+      lo = x1;
+      x1 = x2;
+      f1 = f2;
+      x2 = lo + kGolden * (hi - lo);
+      f2 = cost_at(x2);
+    } else {
+      hi = x2;
+      x2 = x1;
+      f2 = f1;
+      x1 = hi - kGolden * (hi - lo);
+      f1 = cost_at(x1);
     }
-    CKPTDP_ASSIGN_OR_RETURN(BatteryDpResult dp,
-                            internal::SolveBatteryDp(BatteryModel::FromInputs(inputs), stage));
-    net_kw = std::move(dp.net_kw);
-    soc_kwh = std::move(dp.soc_kwh);
   }
-
-  PowerDispatch dispatch;
-  dispatch.slots.resize(slots);
-  const double mwh_per_kw = inputs.step_hours / 1000.0;
-  for (int t = 0; t < slots; ++t) {
-    PowerSlot& s = dispatch.slots[t];
-    const double b = net_kw[t];
-    s.aidc_kw = aidc_kw[t];
-    s.charge_kw = std::max(b, 0.0);
-    s.discharge_kw = std::max(-b, 0.0);
-    const Split split = SplitSlot(inputs, t, s.aidc_kw + b);
-    s.renewable_used_kw = split.renewable_used_kw;
-    s.grid_kw = split.grid_kw;
-    s.curtailment_kw = split.curtailment_kw;
-    s.soc_kwh = soc_kwh[t];
-    dispatch.grid_cost_usd += inputs.price_usd_per_mwh[t] * s.grid_kw * mwh_per_kw;
-    dispatch.curtailment_cost_usd +=
-        inputs.costs.curtailment_usd_per_mwh * s.curtailment_kw * mwh_per_kw;
-    dispatch.battery_cost_usd +=
-        inputs.costs.battery_wear_usd_per_mwh * (s.charge_kw + s.discharge_kw) * mwh_per_kw;
-  }
-  return dispatch;
+  return best;
 }
 
 // With the battery the value is the DP optimum: exact, or (when a stage cost's kink at
 // b = 0 is non-convex, see battery_dp.h) the convexified value, still a valid lower bound,
-// which is what the engine's dual bound needs.
+// which is what the engine's dual bound needs. A band no dispatch can serve within the
+// import caps gives +infinity: no schedule exists (the relaxation is infeasible).
 absl::StatusOr<PowerSubproblemSolution> SolvePowerSubproblem(
     const PowerInputs& inputs, std::span<const double> lambda_usd_per_kw,
     std::span<const double> load_min_kw, std::span<const double> load_max_kw) {
@@ -234,34 +553,13 @@ absl::StatusOr<PowerSubproblemSolution> SolvePowerSubproblem(
                        "] = ", load_max_kw[t]));
     }
   }
-
-  PowerSubproblemSolution solution;
-  solution.load_kw.resize(slots);
-  const double power_kw = BatteryPowerKw(inputs);
-  if (power_kw <= 0) {
-    // No battery (or a zero-power one, whose SoC cannot move): slots are independent.
-    for (int t = 0; t < slots; ++t) {
-      const StagePoint p =
-          EvalStage(inputs, t, load_min_kw[t], load_max_kw[t], lambda_usd_per_kw[t], 0.0);
-      solution.value_usd += p.value;
-      solution.load_kw[t] = p.load_kw;
-    }
-    return solution;
+  if (inputs.demand_charge_usd_per_kw <= 0) {
+    CKPTDP_ASSIGN_OR_RETURN(
+        SubproblemAtPrices at,
+        SolveSubproblemAtPrices(inputs, lambda_usd_per_kw, load_min_kw, load_max_kw));
+    return std::move(at.solution);
   }
-
-  std::vector<ConvexPwl> stage(slots);
-  for (int t = 0; t < slots; ++t) {
-    stage[t] = internal::PowerStageCost(inputs, t, load_min_kw[t], load_max_kw[t],
-                                        lambda_usd_per_kw[t], power_kw);
-  }
-  CKPTDP_ASSIGN_OR_RETURN(BatteryDpResult dp,
-                          internal::SolveBatteryDp(BatteryModel::FromInputs(inputs), stage));
-  solution.value_usd = dp.value_usd;
-  for (int t = 0; t < slots; ++t) {
-    solution.load_kw[t] = internal::PowerStageArgminLoad(inputs, t, load_min_kw[t], load_max_kw[t],
-                                                         lambda_usd_per_kw[t], dp.net_kw[t]);
-  }
-  return solution;
+  return SolveWithPeakMultipliers(inputs, lambda_usd_per_kw, load_min_kw, load_max_kw);
 }
 
 }  // namespace ckptdp

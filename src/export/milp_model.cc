@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "ckptdp/export.h"
 #include "ckptdp/graph.h"
+#include "export/internal/grid_contract_milp.h"
 #include "export/internal/model_builder.h"
 #include "export/internal/state_graph.h"
 
@@ -322,6 +323,7 @@ absl::StatusOr<MilpModel> BuildMilp(const Instance& instance, Scenario scenario,
     }
   }
   AddPowerSide(instance, traits.battery, slots, model);
+  if (HasGridContract(instance)) export_internal::AddGridContract(instance, traits.battery, model);
   return model;
 }
 

@@ -116,6 +116,9 @@ absl::StatusOr<Result> SolutionToResult(const Instance& instance, Scenario scena
       case ColumnKind::kSoc:
         s.soc_kwh = v;
         break;
+      case ColumnKind::kExport:
+        s.export_kw = v;
+        break;
       default:
         break;
     }
@@ -123,7 +126,7 @@ absl::StatusOr<Result> SolutionToResult(const Instance& instance, Scenario scena
   const double usd_per_kw = instance.time.StepHours() / 1000.0;
   for (int t = 0; t < slots; ++t) {
     PowerSlot& s = r.power.slots[t];
-    s.renewable_used_kw = instance.RenewableKw(t) - s.curtailment_kw;
+    s.renewable_used_kw = instance.RenewableKw(t) - s.curtailment_kw - s.export_kw;
     r.power.grid_cost_usd += instance.series.price_usd_per_mwh[t] * s.grid_kw * usd_per_kw;
     r.power.curtailment_cost_usd +=
         instance.costs.curtailment_usd_per_mwh * s.curtailment_kw * usd_per_kw;

@@ -13,6 +13,7 @@
 #include "ckptdp/instance.h"
 #include "instance/internal/fields.h"
 #include "instance/internal/file_io.h"
+#include "instance/internal/grid_contract.h"
 #include "instance/internal/json_dom.h"
 #include "instance/internal/json_fields.h"
 #include "instance/internal/messages.h"
@@ -87,12 +88,20 @@ absl::StatusOr<std::vector<double>> ReadSeriesArray(const Json& series, std::str
 absl::StatusOr<Series> ReadSeries(const Json& value, const std::filesystem::path& base_dir,
                                   int slots) {
   CKPTDP_RETURN_IF_ERROR(ii::ExpectObject(value, "series"));
-  CKPTDP_RETURN_IF_ERROR(
-      ii::CheckKnownKeys(value, "series", {"csv", "pv_kw", "wind_kw", "price_usd_per_mwh"}));
+  std::vector<std::string_view> known = {"csv", "pv_kw", "wind_kw", "price_usd_per_mwh"};
+  for (std::string_view column : ii::OptionalSeriesColumnNames()) known.push_back(column);
+  CKPTDP_RETURN_IF_ERROR(ii::CheckKnownKeys(value, "series", known));
   const Json* csv = ii::FindKey(value, "csv");
   bool any_inline = false;
   for (std::string_view column : kSeriesColumns) {
     any_inline |= ii::FindKey(value, column) != nullptr;
+  }
+  bool any_optional = false;
+  for (std::string_view column : ii::OptionalSeriesColumnNames()) {
+    any_optional |= ii::FindKey(value, column) != nullptr;
+  }
+  if (csv != nullptr && any_optional) {
+    return PathError("series", "with \"csv\" the optional columns go in the CSV file, not inline");
   }
   if (csv != nullptr && any_inline) {
     return PathError("series",
@@ -124,6 +133,11 @@ absl::StatusOr<Series> ReadSeries(const Json& value, const std::filesystem::path
                           ReadSeriesArray(value, "wind_kw", ii::kPowerSeriesBounds, slots));
   CKPTDP_ASSIGN_OR_RETURN(series.price_usd_per_mwh, ReadSeriesArray(value, "price_usd_per_mwh",
                                                                     ii::kPriceSeriesBounds, slots));
+  for (const ii::OptionalColumn& column : ii::kOptionalSeriesColumns) {
+    if (ii::FindKey(value, column.name) == nullptr) continue;
+    CKPTDP_ASSIGN_OR_RETURN(series.*column.member,
+                            ReadSeriesArray(value, column.name, column.bounds, slots));
+  }
   return series;
 }
 
@@ -185,7 +199,14 @@ absl::StatusOr<Instance> ParseDocument(std::string_view text, const std::filesys
   CKPTDP_RETURN_IF_ERROR(ii::ValidateName("name", instance.name, /*allow_empty=*/true));
 
   CKPTDP_ASSIGN_OR_RETURN(const Json* site, Require(root, "", "site"));
-  CKPTDP_RETURN_IF_ERROR(ii::ReadSection(*site, "site", ii::kSiteFields, {}, instance.site));
+  CKPTDP_RETURN_IF_ERROR(ii::ExpectObject(*site, "site"));
+  CKPTDP_RETURN_IF_ERROR(ii::CheckKnownKeys(*site, "site", [] {
+    std::vector<std::string_view> keys = ii::KeysOf(ii::kSiteFields);
+    for (std::string_view key : ii::GridSiteKeys()) keys.push_back(key);
+    return keys;
+  }()));
+  CKPTDP_RETURN_IF_ERROR(ii::ReadFields(*site, "site", ii::kSiteFields, instance.site));
+  CKPTDP_RETURN_IF_ERROR(ii::ReadFields(*site, "site", ii::kGridFields, instance.grid));
   CKPTDP_RETURN_IF_ERROR(ii::ValidateSite(instance.site));
 
   CKPTDP_ASSIGN_OR_RETURN(const Json* time, Require(root, "", "time"));
@@ -195,6 +216,8 @@ absl::StatusOr<Instance> ParseDocument(std::string_view text, const std::filesys
   CKPTDP_ASSIGN_OR_RETURN(const Json* series, Require(root, "", "series"));
   CKPTDP_ASSIGN_OR_RETURN(instance.series, ReadSeries(*series, base_dir, instance.time.slots));
   CKPTDP_RETURN_IF_ERROR(ii::ValidateSeries(instance.series, instance.time.slots));
+  CKPTDP_RETURN_IF_ERROR(
+      ii::ValidateGridContract(instance.grid, instance.series, instance.time.slots));
 
   CKPTDP_ASSIGN_OR_RETURN(const Json* costs, Require(root, "", "costs"));
   CKPTDP_RETURN_IF_ERROR(ii::ReadSection(*costs, "costs", ii::kCostsFields, {}, instance.costs));
@@ -275,11 +298,17 @@ std::string InstanceToJson(const Instance& instance) {
   OrderedJson root = OrderedJson::object();
   root["name"] = instance.name;
   root["site"] = FieldsObject(instance.site, ii::kSiteFields);
+  // The contract's keys only when set, so that paper instances read back unchanged.
+  if (!(instance.grid == GridContract{})) WriteFields(instance.grid, ii::kGridFields, root["site"]);
   root["time"] = FieldsObject(instance.time, ii::kTimeFields);
   // Inline so the file stands alone; csv_path is informational and not written.
   root["series"] = {{"pv_kw", instance.series.pv_kw},
                     {"wind_kw", instance.series.wind_kw},
                     {"price_usd_per_mwh", instance.series.price_usd_per_mwh}};
+  for (const ii::OptionalColumn& column : ii::kOptionalSeriesColumns) {
+    const std::vector<double>& values = instance.series.*column.member;
+    if (!values.empty()) root["series"][std::string(column.name)] = values;
+  }
   root["costs"] = FieldsObject(instance.costs, ii::kCostsFields);
   root["battery"] = FieldsObject(instance.battery, ii::kBatteryFields);
   OrderedJson model = FieldsObject(instance.model, ii::kModelFields);

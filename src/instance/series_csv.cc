@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "instance/internal/file_io.h"
+#include "instance/internal/grid_contract.h"
 #include "instance/internal/messages.h"
 
 namespace ckptdp::instance_internal {
@@ -81,6 +82,10 @@ absl::StatusOr<Series> ParseSeriesCsv(std::string_view text, std::string_view di
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
 
   Series series;
+  // Columns after the four fixed ones: optional grid-contract columns, each at most once.
+  std::vector<std::vector<double>*> extra_columns;
+  std::vector<std::string_view> extra_names;
+  std::string header_text(kSeriesCsvHeader);
   bool header_seen = false;
   int blank_line = 0;  // first blank line after the header, 0 if none yet
   int rows = 0;
@@ -94,8 +99,26 @@ absl::StatusOr<Series> ParseSeriesCsv(std::string_view text, std::string_view di
     if (!header_seen) {
       if (line.empty() || line.front() == '#') continue;
       const std::vector<std::string_view> names = SplitFields(line);
-      if (!std::equal(names.begin(), names.end(), std::begin(kColumns), std::end(kColumns))) {
+      if (names.size() < kColumnCount ||
+          !std::equal(std::begin(kColumns), std::end(kColumns), names.begin())) {
         return error(Cat("expected header \"", kSeriesCsvHeader, "\", got ", Quoted(line)));
+      }
+      for (std::size_t c = kColumnCount; c < names.size(); ++c) {
+        const OptionalColumn* found = nullptr;
+        for (const OptionalColumn& column : kOptionalSeriesColumns) {
+          if (column.name == names[c]) found = &column;
+        }
+        if (found == nullptr) {
+          return error(Cat("unknown column ", Quoted(names[c]),
+                           "; optional columns are import_cap_kw, export_price_usd_per_mwh, "
+                           "carbon_g_per_kwh, carbon_marginal_g_per_kwh"));
+        }
+        if (std::find(extra_names.begin(), extra_names.end(), names[c]) != extra_names.end()) {
+          return error(Cat("duplicate column ", Quoted(names[c])));
+        }
+        extra_names.push_back(found->name);
+        header_text += Cat(",", found->name);
+        extra_columns.push_back(&(series.*found->member));
       }
       header_seen = true;
       continue;
@@ -109,9 +132,9 @@ absl::StatusOr<Series> ParseSeriesCsv(std::string_view text, std::string_view di
                        "; blank lines are allowed only at the end"));
     }
     const std::vector<std::string_view> fields = SplitFields(line);
-    if (fields.size() != kColumnCount) {
-      return error(Cat("expected ", kColumnCount, " comma-separated fields (", kSeriesCsvHeader,
-                       "), got ", fields.size()));
+    if (fields.size() != kColumnCount + extra_columns.size()) {
+      return error(Cat("expected ", kColumnCount + extra_columns.size(),
+                       " comma-separated fields (", header_text, "), got ", fields.size()));
     }
     if (rows == expected_rows) {
       return error(Cat("more data rows than time.slots (", expected_rows, ")"));
@@ -127,6 +150,11 @@ absl::StatusOr<Series> ParseSeriesCsv(std::string_view text, std::string_view di
       absl::StatusOr<double> value = ParseNumber(fields[c]);
       if (!value.ok()) return error(Cat(kColumns[c], ": ", value.status().message()));
       columns[c - 1]->push_back(*value);
+    }
+    for (std::size_t c = 0; c < extra_columns.size(); ++c) {
+      absl::StatusOr<double> value = ParseNumber(fields[kColumnCount + c]);
+      if (!value.ok()) return error(Cat(extra_names[c], ": ", value.status().message()));
+      extra_columns[c]->push_back(*value);
     }
     ++rows;
   }

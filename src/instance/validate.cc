@@ -11,6 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "ckptdp/instance.h"
 #include "instance/internal/fields.h"
+#include "instance/internal/grid_contract.h"
 #include "instance/internal/messages.h"
 
 namespace ckptdp {
@@ -23,6 +24,8 @@ absl::Status OrderError(std::string_view path, std::string_view relation,
   return PathError(path, Cat("must be ", relation, " ", other_name, " (", FormatNumber(other),
                              "), got ", FormatNumber(got)));
 }
+
+}  // namespace
 
 absl::Status ValidateSeriesColumn(const Series& series, const std::vector<double>& values,
                                   std::string_view column, int slots, const Bounds& bounds) {
@@ -42,8 +45,6 @@ absl::Status ValidateSeriesColumn(const Series& series, const std::vector<double
   }
   return absl::OkStatus();
 }
-
-}  // namespace
 
 std::string_view ActivationScheduleName(ActivationSchedule schedule) {
   switch (schedule) {
@@ -178,6 +179,7 @@ absl::Status ValidateInstance(const Instance& instance) {
   CKPTDP_RETURN_IF_ERROR(ValidateSite(instance.site));
   CKPTDP_RETURN_IF_ERROR(ValidateTime(instance.time));
   CKPTDP_RETURN_IF_ERROR(ValidateSeries(instance.series, instance.time.slots));
+  CKPTDP_RETURN_IF_ERROR(ValidateGridContract(instance.grid, instance.series, instance.time.slots));
   CKPTDP_RETURN_IF_ERROR(ValidateCosts(instance.costs));
   CKPTDP_RETURN_IF_ERROR(ValidateBattery(instance.battery));
   CKPTDP_RETURN_IF_ERROR(ValidateModel(instance.model));

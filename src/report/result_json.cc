@@ -67,7 +67,7 @@ const std::vector<Run>& RunsOf(const Result& result, int job) {
   return result.schedule.jobs[job];
 }
 
-Json MetricsJson(const Metrics& m, bool has_incumbent) {
+Json MetricsJson(const Metrics& m, bool has_incumbent, bool grid_contract) {
   const auto value = [&](double v) { return has_incumbent ? NumberOrNull(v) : Json(nullptr); };
   Json json;
   json["cost_usd"] = value(m.cost_usd);
@@ -79,6 +79,17 @@ Json MetricsJson(const Metrics& m, bool has_incumbent) {
   json["green_share_pct"] = value(m.green_share_pct);
   json["peak_power_kw"] = value(m.peak_power_kw);
   json["peak_gpus"] = has_incumbent ? Json(m.peak_gpus) : Json(nullptr);
+  if (grid_contract) {
+    // The grid contract's keys (docs/result-format.md); carbon only with its series.
+    json["peak_grid_import_kw"] = value(m.peak_grid_import_kw);
+    json["demand_charge_usd"] = value(m.demand_charge_usd);
+    json["export_mwh"] = value(m.export_mwh);
+    json["export_revenue_usd"] = value(m.export_revenue_usd);
+    json["carbon_cost_usd"] = value(m.carbon_cost_usd);
+    json["carbon_t"] = m.carbon_t >= 0 ? value(m.carbon_t) : Json(nullptr);
+    json["carbon_marginal_t"] =
+        m.carbon_marginal_t >= 0 ? value(m.carbon_marginal_t) : Json(nullptr);
+  }
   return json;
 }
 
@@ -126,6 +137,10 @@ Json SlotsJson(const Instance& instance, const Result& result) {
     row["charge_kw"] = s.charge_kw;
     row["discharge_kw"] = s.discharge_kw;
     row["soc_kwh"] = s.soc_kwh;
+    if (HasGridContract(instance)) {
+      row["export_kw"] = s.export_kw;
+      row["import_cap_kw"] = NumberOrNull(instance.ImportCapKw(static_cast<int>(t)));
+    }
     slots.push_back(std::move(row));
   }
   return slots;
@@ -198,7 +213,7 @@ std::string ResultToJson(const Instance& instance, const std::vector<JobModes>& 
   if (result.status == SolveStatus::kInfeasible || result.schedule.jobs.empty()) {
     json["diagnosis"] = result.diagnosis;
   }
-  json["metrics"] = MetricsJson(result.metrics, incumbent);
+  json["metrics"] = MetricsJson(result.metrics, incumbent, HasGridContract(instance));
   json["solver"] = {{"seconds", result.solver.seconds},
                     {"iterations", result.solver.iterations},
                     {"nodes", result.solver.nodes},
@@ -322,6 +337,20 @@ std::string HumanSummary(const Instance& instance, const std::vector<JobModes>& 
                           m.cost_usd, m.cost_reduction_pct, m.grid_mwh, m.curtailment_mwh,
                           m.bess_throughput_mwh, m.re_utilization_pct, m.green_share_pct,
                           m.peak_power_kw, m.peak_gpus);
+    if (m.grid_contract) {
+      absl::StrAppendFormat(&out,
+                            "grid       peak import %.1f kW   demand charge %.2f USD   "
+                            "export %.3f MWh (%.2f USD)\n",
+                            m.peak_grid_import_kw, m.demand_charge_usd, m.export_mwh,
+                            m.export_revenue_usd);
+      if (m.carbon_t >= 0) {
+        absl::StrAppendFormat(&out, "carbon     %.3f t (average basis)", m.carbon_t);
+        if (m.carbon_marginal_t >= 0) {
+          absl::StrAppendFormat(&out, "   %.3f t (marginal basis)", m.carbon_marginal_t);
+        }
+        absl::StrAppendFormat(&out, "   carbon cost %.2f USD\n", m.carbon_cost_usd);
+      }
+    }
   }
   for (int j = 0; j < static_cast<int>(instance.jobs.size()); ++j) {
     const Job& job = instance.jobs[j];

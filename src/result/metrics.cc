@@ -6,6 +6,47 @@
 
 namespace ckptdp {
 
+bool HasGridContract(const Instance& instance) {
+  const Series& s = instance.series;
+  return !(instance.grid == GridContract{}) || !s.import_cap_kw.empty() ||
+         !s.export_price_usd_per_mwh.empty() || !s.carbon_g_per_kwh.empty() ||
+         !s.carbon_marginal_g_per_kwh.empty();
+}
+
+namespace {
+
+// The contract's metrics, and its terms of the cost (added to cost_usd).
+void AddGridContractMetrics(const Instance& instance, const PowerDispatch& power, Metrics& m) {
+  const double dt = instance.time.StepHours();
+  const Series& series = instance.series;
+  const GridContract& grid = instance.grid;
+  auto at = [](const std::vector<double>& v, size_t t) { return t < v.size() ? v[t] : 0.0; };
+  double export_kw = 0, revenue = 0, carbon_g = 0, marginal_g = 0, carbon_usd = 0;
+  for (size_t t = 0; t < power.slots.size(); ++t) {
+    const PowerSlot& s = power.slots[t];
+    m.peak_grid_import_kw = std::max(m.peak_grid_import_kw, s.grid_kw);
+    export_kw += s.export_kw;
+    revenue += at(series.export_price_usd_per_mwh, t) * s.export_kw * dt / 1000.0;
+    // g/kWh x kWh = g.
+    carbon_g += at(series.carbon_g_per_kwh, t) * s.grid_kw * dt;
+    marginal_g += at(series.carbon_marginal_g_per_kwh, t) * s.grid_kw * dt;
+    // USD/t x g/kWh / 1e6 = USD per kWh.
+    carbon_usd +=
+        grid.carbon_price_usd_per_t * at(series.carbon_g_per_kwh, t) / 1e6 * s.grid_kw * dt;
+  }
+  m.grid_contract = true;
+  m.demand_charge_usd =
+      grid.demand_charge_usd_per_kw * std::max(0.0, m.peak_grid_import_kw - grid.peak_so_far_kw);
+  m.export_mwh = export_kw * dt / 1000.0;
+  m.export_revenue_usd = revenue;
+  m.carbon_cost_usd = carbon_usd;
+  if (!series.carbon_g_per_kwh.empty()) m.carbon_t = carbon_g / 1e6;
+  if (!series.carbon_marginal_g_per_kwh.empty()) m.carbon_marginal_t = marginal_g / 1e6;
+  m.cost_usd += m.carbon_cost_usd + m.demand_charge_usd - m.export_revenue_usd;
+}
+
+}  // namespace
+
 Metrics ComputeMetrics(const Instance& instance, const PowerDispatch& power, const SlotLoad& load,
                        double reference_cost_usd) {
   const double dt = instance.time.StepHours();
@@ -37,6 +78,8 @@ Metrics ComputeMetrics(const Instance& instance, const PowerDispatch& power, con
 
   Metrics m;
   m.cost_usd = cost_usd;
+  if (HasGridContract(instance)) AddGridContractMetrics(instance, power, m);
+  cost_usd = m.cost_usd;
   m.cost_reduction_pct = reference_cost_usd > 0 && std::isfinite(reference_cost_usd)
                              ? 100.0 * (reference_cost_usd - cost_usd) / reference_cost_usd
                              : 0.0;
@@ -46,6 +89,8 @@ Metrics ComputeMetrics(const Instance& instance, const PowerDispatch& power, con
   // With nothing to use nothing was wasted; with no load there is no share to speak of.
   m.re_utilization_pct = renewable_kw > 0 ? 100.0 * used_kw / renewable_kw : 100.0;
   m.green_share_pct = aidc_kw > 0 ? 100.0 * (aidc_kw - grid_kw) / aidc_kw : 0.0;
+  // With exports, AIDC energy minus grid energy overstates the green share; the balance
+  // used + grid + discharge = AIDC + charge + export is kept in renewable_used_kw.
   // The load's AIDC column equals the dispatch's; the dispatch is the fallback when a
   // caller has no SlotLoad (e.g. a dispatch built directly from a load profile).
   if (!load.aidc_kw.empty()) {

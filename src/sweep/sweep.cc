@@ -57,6 +57,16 @@ absl::Status ApplyInPlace(Instance& in, std::string_view param, double value) {
     b.soc_min_kwh *= factor;
     b.soc_max_kwh *= factor;
     b.soc_initial_kwh *= factor;
+  } else if (param == "demand-charge") {
+    if (value < 0) return absl::InvalidArgumentError("demand-charge: must be >= 0 USD/kW");
+    in.grid.demand_charge_usd_per_kw = value;
+  } else if (param == "carbon-price") {
+    if (value < 0) return absl::InvalidArgumentError("carbon-price: must be >= 0 USD/t");
+    if (in.series.carbon_g_per_kwh.empty()) {
+      return absl::InvalidArgumentError(
+          "carbon-price: the instance has no carbon_g_per_kwh series to price");
+    }
+    in.grid.carbon_price_usd_per_t = value;
   } else {
     return CheckSweepParameter(param);
   }
@@ -66,8 +76,9 @@ absl::Status ApplyInPlace(Instance& in, std::string_view param, double value) {
 }  // namespace
 
 const std::vector<std::string>& SweepParameterNames() {
-  static const std::vector<std::string> names = {"segments", "gpu-capacity", "renewable-ratio",
-                                                 "renewable-energy-ratio", "battery-energy"};
+  static const std::vector<std::string> names = {
+      "segments",       "gpu-capacity",  "renewable-ratio", "renewable-energy-ratio",
+      "battery-energy", "demand-charge", "carbon-price"};
   return names;
 }
 

@@ -10,6 +10,7 @@
 #ifndef CKPTDP_POWER_H_
 #define CKPTDP_POWER_H_
 
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -28,8 +29,39 @@ struct PowerInputs {
   Battery battery;
   bool use_battery = false;
 
+  // The grid contract (docs/model.md, "Grid contract"). The defaults are the paper's
+  // model: no import cap, no export, no carbon or demand charge.
+  std::vector<double> import_cap_kw;             // per slot; empty = no cap
+  double export_cap_kw = 0;                      // 0 = no export
+  std::vector<double> export_price_usd_per_mwh;  // per slot; empty = no export
+  std::vector<double> carbon_usd_per_mwh;        // carbon price x intensity; empty = 0
+  bool renewable_first = false;                  // never import while curtailing in the same slot
+  double demand_charge_usd_per_kw = 0;
+  double peak_so_far_kw = 0;
+  // Peak multipliers nu_t (USD per kW imported in slot t, >= 0, summing to at most the
+  // demand charge): SlotCostUsd adds nu_t (grid_t - peak_so_far), the Lagrangian form of
+  // the demand charge. Empty = 0 (the charge left out: still a lower bound).
+  std::vector<double> peak_price_usd_per_kw;
+
   static PowerInputs FromInstance(const Instance& instance, bool use_battery);
   int Slots() const { return static_cast<int>(renewable_kw.size()); }
+  double ImportCapKw(int t) const {
+    return import_cap_kw.empty() ? std::numeric_limits<double>::infinity() : import_cap_kw[t];
+  }
+  double ExportCapKw() const { return export_price_usd_per_mwh.empty() ? 0.0 : export_cap_kw; }
+  // Grid energy price including the carbon price (USD/MWh).
+  double ImportPriceUsdPerMwh(int t) const {
+    return carbon_usd_per_mwh.empty() ? price_usd_per_mwh[t]
+                                      : price_usd_per_mwh[t] + carbon_usd_per_mwh[t];
+  }
+  double ExportPriceUsdPerMwh(int t) const {
+    return export_price_usd_per_mwh.empty() ? 0.0 : export_price_usd_per_mwh[t];
+  }
+  // True when any term beyond the paper's energy price is present.
+  bool HasGridContract() const {
+    return !import_cap_kw.empty() || ExportCapKw() > 0 || !carbon_usd_per_mwh.empty() ||
+           renewable_first || demand_charge_usd_per_kw > 0;
+  }
 };
 
 // Least-cost dispatch of a fixed AIDC load (kW per slot). Without the battery this is the
@@ -57,6 +89,15 @@ absl::StatusOr<PowerSubproblemSolution> SolvePowerSubproblem(
 // above for one slot. Convex piecewise linear in aidc_kw; the engine's repair prices
 // load changes with it.
 double SlotCostUsd(const PowerInputs& inputs, int slot, double aidc_kw);
+
+// The served loads (kW) at which SlotCostUsd may change slope, finite ones only: 0, the
+// renewables R, R minus the export cap, the import cap G and the end R + G of its domain
+// (+infinity beyond). A minimum of SlotCostUsd(L + b) - rho b over an interval of b lies
+// at an end or at one of these.
+std::vector<double> SlotCostKinksKw(const PowerInputs& inputs, int slot);
+
+// The demand charge of a dispatch's grid imports: charge x (peak - peak_so_far)+.
+double DemandChargeUsd(const PowerInputs& inputs, std::span<const PowerSlot> slots);
 
 }  // namespace ckptdp
 

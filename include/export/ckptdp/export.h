@@ -51,6 +51,10 @@ enum class ColumnKind {
   kSoc,          // slot: state of charge at the end of the slot, kWh
   kChargeOn,     // slot: u_ch
   kDischargeOn,  // slot: u_dis
+  // Grid contract (docs/model.md, "Grid contract"):
+  kExport,          // slot: renewable power sold, kW
+  kRenewableFirst,  // slot: z = 1 allows importing, z = 0 curtailing (renewable_first)
+  kPeak,            // the horizon's peak import above peak_so_far, kW (slot -1)
 };
 
 struct ColumnRole {

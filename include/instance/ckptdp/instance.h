@@ -6,6 +6,7 @@
 #ifndef CKPTDP_INSTANCE_H_
 #define CKPTDP_INSTANCE_H_
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -39,12 +40,29 @@ struct Series {
   std::vector<double> pv_kw;
   std::vector<double> wind_kw;
   std::vector<double> price_usd_per_mwh;
+  // Optional columns of the grid contract (docs/instance-format.md): empty = absent.
+  std::vector<double> import_cap_kw;              // time-varying import limit (a DR event)
+  std::vector<double> export_price_usd_per_mwh;   // export allowed, at this price
+  std::vector<double> carbon_g_per_kwh;           // grid intensity, average basis (priced)
+  std::vector<double> carbon_marginal_g_per_kwh;  // grid intensity, marginal basis (reported)
   std::string csv_path;  // set when the series came from a CSV file (informational)
 };
 
 struct Costs {
   double curtailment_usd_per_mwh = 20.83;   // c^cur
   double battery_wear_usd_per_mwh = 20.83;  // c^bat, on charge + discharge energy
+};
+
+// The site's grid connection and tariff beyond the energy price (issue #19). Every field is
+// optional in the file; the defaults are the paper's model: no charge, no cap, no export.
+struct GridContract {
+  double demand_charge_usd_per_kw = 0;  // on the horizon's peak grid import above peak_so_far
+  double peak_so_far_kw = 0;            // the billing period's peak already reached
+  double grid_import_cap_kw = 1e9;      // connection import limit (1e9 = none)
+  double grid_export_cap_kw = 1e9;      // connection export limit (1e9 = none)
+  double carbon_price_usd_per_t = 0;    // on carbon_g_per_kwh x grid import
+  bool renewable_first = false;         // never import while curtailing in the same slot
+  friend bool operator==(const GridContract&, const GridContract&) = default;
 };
 
 struct Battery {
@@ -131,8 +149,19 @@ struct Instance {
   Battery battery;
   ModelCoefficients model;
   std::vector<Job> jobs;
+  GridContract grid;  // read from and written to the "site" object
 
   double RenewableKw(int slot) const { return series.pv_kw[slot] + series.wind_kw[slot]; }
+  // The import limit in force in `slot`: the connection's and the series' lower one.
+  double ImportCapKw(int slot) const {
+    return series.import_cap_kw.empty()
+               ? grid.grid_import_cap_kw
+               : std::min(grid.grid_import_cap_kw, series.import_cap_kw[slot]);
+  }
+  // Export is allowed in a slot with an export price, up to the connection's limit.
+  double ExportCapKw() const {
+    return series.export_price_usd_per_mwh.empty() ? 0.0 : grid.grid_export_cap_kw;
+  }
 };
 
 // Reads and validates an instance file; CSV series paths resolve relative to it.

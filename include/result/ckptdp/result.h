@@ -26,6 +26,7 @@ struct PowerSlot {
   double charge_kw = 0;
   double discharge_kw = 0;
   double soc_kwh = 0;
+  double export_kw = 0;  // renewable power sold to the grid (grid contract)
 };
 
 struct PowerDispatch {
@@ -33,7 +34,15 @@ struct PowerDispatch {
   double grid_cost_usd = 0;
   double curtailment_cost_usd = 0;
   double battery_cost_usd = 0;
-  double TotalCostUsd() const { return grid_cost_usd + curtailment_cost_usd + battery_cost_usd; }
+  // Grid contract terms (0 in the paper's model).
+  double carbon_cost_usd = 0;
+  double demand_charge_usd = 0;
+  double export_revenue_usd = 0;
+  double TotalCostUsd() const {
+    const double energy = grid_cost_usd + curtailment_cost_usd + battery_cost_usd;
+    if (carbon_cost_usd == 0 && demand_charge_usd == 0 && export_revenue_usd == 0) return energy;
+    return energy + carbon_cost_usd + demand_charge_usd - export_revenue_usd;
+  }
 };
 
 // Table IV's columns, defined exactly in docs/result-format.md.
@@ -47,7 +56,19 @@ struct Metrics {
   double green_share_pct = 0;      // 100 renewable used / AIDC energy
   double peak_power_kw = 0;        // max AIDC load
   int peak_gpus = 0;
+  // The grid contract's metrics, written only when the instance has a contract term
+  // (HasGridContract); cost_usd then includes carbon and demand charge, minus exports.
+  bool grid_contract = false;
+  double peak_grid_import_kw = 0;
+  double demand_charge_usd = 0;
+  double export_mwh = 0;
+  double export_revenue_usd = 0;
+  double carbon_cost_usd = 0;
+  double carbon_t = -1;           // average basis (carbon_g_per_kwh); -1 = no series
+  double carbon_marginal_t = -1;  // marginal basis (carbon_marginal_g_per_kwh); -1 = none
 };
+// Whether the instance uses any term of the grid contract (site keys or series columns).
+bool HasGridContract(const Instance& instance);
 Metrics ComputeMetrics(const Instance& instance, const PowerDispatch& power, const SlotLoad& load,
                        double reference_cost_usd);
 

@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "ckptdp/instance.h"
+#include "instance/internal/fields.h"
 
 namespace ckptdp::instance_internal {
 
@@ -19,6 +20,9 @@ absl::Status ValidateName(std::string_view path, std::string_view name, bool all
 absl::Status ValidateSite(const Site& site);
 absl::Status ValidateTime(const TimeGrid& time);
 absl::Status ValidateSeries(const Series& series, int slots);
+// One series column: `slots` values within `bounds`; errors name the slot (CSV) or index.
+absl::Status ValidateSeriesColumn(const Series& series, const std::vector<double>& values,
+                                  std::string_view column, int slots, const Bounds& bounds);
 absl::Status ValidateCosts(const Costs& costs);
 absl::Status ValidateBattery(const Battery& battery);
 absl::Status ValidateModel(const ModelCoefficients& model);

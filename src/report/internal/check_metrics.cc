@@ -4,6 +4,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "ckptdp/result.h"
 #include "report/internal/check_rules.h"
 #include "report/internal/check_util.h"
 
@@ -107,7 +108,8 @@ void CheckMetrics(const Instance& instance, const std::vector<JobModes>& modes,
                   const ResultRecord& result, CheckReport& report) {
   // A slot table of the wrong length is already named; its sums would mean nothing.
   if (static_cast<int>(result.slots.size()) != instance.time.slots) return;
-  const Totals totals = SumSlots(instance, result.slots);
+  Totals totals = SumSlots(instance, result.slots);
+  if (HasGridContract(instance)) totals.cost_usd += CheckGridContract(instance, result, report);
   const MetricsRecord& m = result.metrics;
   ExpectMetric(report, "cost_usd", m.cost_usd, totals.cost_usd);
   ExpectMetric(report, "grid_mwh", m.grid_mwh, totals.grid_mwh);
@@ -126,7 +128,9 @@ void CheckMetrics(const Instance& instance, const std::vector<JobModes>& modes,
          absl::StrCat("is ", m.peak_gpus, ", recomputed from the slots: ", totals.peak_gpus));
   }
   CheckObjective(result, totals.cost_usd, report);
-  CheckCostReduction(instance, modes, result, report);
+  // Under a grid contract the S1 reference is the engine's S1 under the same contract
+  // (which an import cap can make infeasible); this check's S1 knows only energy prices.
+  if (!HasGridContract(instance)) CheckCostReduction(instance, modes, result, report);
 }
 
 }  // namespace ckptdp::check_internal

@@ -159,6 +159,9 @@ absl::StatusOr<SlotRecord> ParseSlot(const Fields& f) {
   CKPTDP_ASSIGN_OR_RETURN(s.charge_kw, f.Number("charge_kw"));
   CKPTDP_ASSIGN_OR_RETURN(s.discharge_kw, f.Number("discharge_kw"));
   CKPTDP_ASSIGN_OR_RETURN(s.soc_kwh, f.Number("soc_kwh"));
+  if (f.Has("export_kw")) {
+    CKPTDP_ASSIGN_OR_RETURN(s.export_kw, f.Number("export_kw"));
+  }
   return s;
 }
 
@@ -173,6 +176,19 @@ absl::StatusOr<MetricsRecord> ParseMetrics(const Fields& f) {
   CKPTDP_ASSIGN_OR_RETURN(m.green_share_pct, f.Number("green_share_pct"));
   CKPTDP_ASSIGN_OR_RETURN(m.peak_power_kw, f.Number("peak_power_kw"));
   CKPTDP_ASSIGN_OR_RETURN(m.peak_gpus, f.Int("peak_gpus"));
+  const std::pair<const char*, std::optional<double>*> contract[] = {
+      {"peak_grid_import_kw", &m.peak_grid_import_kw},
+      {"demand_charge_usd", &m.demand_charge_usd},
+      {"export_mwh", &m.export_mwh},
+      {"export_revenue_usd", &m.export_revenue_usd},
+      {"carbon_cost_usd", &m.carbon_cost_usd},
+      {"carbon_t", &m.carbon_t},
+      {"carbon_marginal_t", &m.carbon_marginal_t}};
+  for (const auto& [key, out] : contract) {
+    if (f.Has(key)) {
+      CKPTDP_ASSIGN_OR_RETURN(*out, f.NullableNumber(key));
+    }
+  }
   return m;
 }
 

@@ -64,6 +64,7 @@ struct SlotRecord {
   double charge_kw = 0;
   double discharge_kw = 0;
   double soc_kwh = 0;
+  double export_kw = 0;  // grid contract; absent = 0
 };
 
 struct MetricsRecord {
@@ -76,6 +77,9 @@ struct MetricsRecord {
   double green_share_pct = 0;
   double peak_power_kw = 0;
   int peak_gpus = 0;
+  // The grid contract's metrics (absent without a contract).
+  std::optional<double> peak_grid_import_kw, demand_charge_usd, export_mwh, export_revenue_usd,
+      carbon_cost_usd, carbon_t, carbon_marginal_t;
 };
 
 struct SiteRecord {

@@ -37,6 +37,11 @@ void CheckSlots(const Instance& instance, const ResultRecord& result, const Reco
                 CheckReport& report);
 
 // Metrics, objective, bound and gap, and cost_reduction_pct against S1 (check_metrics.cc).
+// The grid contract (issue #19): per slot the import cap, export only where priced and
+// within its cap, renewable_first; returns the contract's terms of the cost (carbon plus
+// demand charge minus export revenue) and checks its metrics.
+double CheckGridContract(const Instance& instance, const ResultRecord& result, CheckReport& report);
+
 void CheckMetrics(const Instance& instance, const std::vector<JobModes>& modes,
                   const ResultRecord& result, CheckReport& report);
 

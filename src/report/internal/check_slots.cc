@@ -45,11 +45,12 @@ void CheckBus(const Instance& instance, const SlotRecord& s, int t, CheckReport&
   non_negative("renewable_used_kw", s.renewable_used_kw);
   non_negative("curtailment_kw", s.curtailment_kw);
   non_negative("grid_kw", s.grid_kw);
-  const double split = s.renewable_used_kw + s.curtailment_kw;
+  non_negative("export_kw", s.export_kw);
+  const double split = s.renewable_used_kw + s.curtailment_kw + s.export_kw;
   if (!Near(split, renewable)) {
     Flag(report, where,
-         absl::StrCat("renewable_used_kw + curtailment_kw = ", Num(split), ", but renewable is ",
-                      Num(renewable)));
+         absl::StrCat("renewable_used_kw + curtailment_kw + export_kw = ", Num(split),
+                      ", but renewable is ", Num(renewable)));
   }
   const double supply = s.renewable_used_kw + s.grid_kw + s.discharge_kw;
   const double demand = s.aidc_kw + s.charge_kw;
