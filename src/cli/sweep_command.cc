@@ -52,6 +52,8 @@ nlohmann::ordered_json PointJson(const SweepPoint& p) {
   metric("green_share_pct", m.green_share_pct);
   metric("peak_power_kw", m.peak_power_kw);
   metrics["peak_gpus"] = has ? nlohmann::ordered_json(m.peak_gpus) : null;
+  metrics["resumes"] = has ? nlohmann::ordered_json(p.restarts.resumes) : null;
+  metrics["layout_changes"] = has ? nlohmann::ordered_json(p.restarts.layout_changes) : null;
 
   const bool bound_known = p.result.ok() && p.result->status != SolveStatus::kInfeasible &&
                            std::isfinite(p.result->lower_bound_usd);
