@@ -13,7 +13,8 @@ The kind of INPUT is detected from its contents:
                                           the share of jobs finished. With --modes, also
                                           modes-<S>: the mode space with the modes used marked.
   modes JSON      (ckptdp modes --json)   modes: feasible and effective modes per job (Fig. 9)
-  sweep JSON      (ckptdp sweep --json)   sweep-<param>: cost, green share and curtailment vs
+  sweep JSON      (ckptdp sweep --json)   sweep-<param>: cost, green share and curtailment (or,
+                                          for resume-minutes, resumes and layout changes) vs
                                           the parameter, points without a schedule marked
                                           (Fig. 12)
   scenarios JSON  (ckptdp scenarios --json)  scenarios: cost per scenario (Table IV)
@@ -395,6 +396,7 @@ PARAM_LABELS = {
     "renewable-ratio": "renewable-to-AIDC ratio (x the instance's PV and wind)",
     "renewable-energy-ratio": "renewable energy / baseline AIDC energy",
     "battery-energy": "battery energy (kWh)",
+    "resume-minutes": "resume overhead per restart (min)",
 }
 
 
@@ -425,6 +427,21 @@ def plot_sweep(doc, out_dir, formats):
     ax_c.legend(loc="best", fontsize=7)
     ax_c.set_title(f"{doc.get('instance', '')} {doc.get('scenario', '')}: sweep of {param}")
 
+    if param == "resume-minutes":
+        # The cost of restart overheads (docs/model.md, "Restarts"): fewer restarts as they
+        # get dearer.
+        ax_g.plot(xs, [p["metrics"]["resumes"] for p in ok], "s-", color="#6a1b9a",
+                  label="resumes")
+        ax_g.plot(xs, [p["metrics"]["layout_changes"] for p in ok], "^--", color="#ef6c00",
+                  label="layout changes")
+        ax_g.set_ylabel("count (all jobs)")
+        ax_g.set_ylim(bottom=0)
+        ax_g.grid(alpha=0.3)
+        ax_g.legend(loc="best", fontsize=7)
+        ax_g.set_xlabel(PARAM_LABELS[param])
+        fig.tight_layout()
+        save(fig, out_dir, f"sweep-{param}", formats)
+        return
     ax_g.plot(xs, [p["metrics"]["green_share_pct"] for p in ok], "s-", color="#2e7d32",
               label="green share")
     ax_g.set_ylabel("green share (%)", color="#2e7d32")

@@ -59,6 +59,8 @@ nlohmann::ordered_json PointJson(const SweepPoint& p) {
     metric("carbon_cost_usd", m.carbon_cost_usd);
     if (m.carbon_t >= 0) metric("carbon_t", m.carbon_t);
   }
+  metrics["resumes"] = has ? nlohmann::ordered_json(p.restarts.resumes) : null;
+  metrics["layout_changes"] = has ? nlohmann::ordered_json(p.restarts.layout_changes) : null;
 
   const bool bound_known = p.result.ok() && p.result->status != SolveStatus::kInfeasible &&
                            std::isfinite(p.result->lower_bound_usd);

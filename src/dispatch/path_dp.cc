@@ -17,6 +17,7 @@ bool WaitAllowed(const CheckpointGraph& g, int k) {
 }  // namespace
 
 PathSolution PathSolver::Solve(const CheckpointGraph& graph, const EdgeCosts& costs) {
+  if (graph.has_restarts()) return SolveRestarts(graph, costs);
   return HasSideResources(graph) ? SolveWithResources(graph, costs) : SolvePlain(graph, costs);
 }
 

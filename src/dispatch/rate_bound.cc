@@ -29,9 +29,15 @@ class RateBound {
       const double slot_s = in.time.StepHours() * 3600.0;
       share_[a].push_back(0.0);
       weight_[a].push_back(0);
+      // A job running at slot 0 has part of its first segment done (docs/model.md,
+      // "Restarts"): the relaxation asks only for the rest, so it stays a relaxation.
+      const Job& job = in.jobs[j];
+      const double done =
+          job.initial.has_value() ? job.initial->segment_fraction / job.segments : 0.0;
+      const double needed = modes.workload.compute_flops * (1.0 - done);
       for (int m = 0; m < sub.num_modes(); ++m) {
         const Mode& mode = modes.feasible[sub.feasible_index(m)];
-        share_[a].push_back(mode.throughput_flops * slot_s / modes.workload.compute_flops);
+        share_[a].push_back(mode.throughput_flops * slot_s / needed);
         weight_[a].push_back(sub.gpus(m));
         unit = std::gcd(unit, sub.gpus(m));
       }

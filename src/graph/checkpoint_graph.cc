@@ -29,18 +29,56 @@ CheckpointGraph::CheckpointGraph(const Instance& instance, int job_index, const 
     mode_index_ = modes.effective;
     if (!modes.feasible[modes.baseline].effective) mode_index_.push_back(modes.baseline);
   }
+  // The layout the job runs in at slot 0 stays available for that run even when pruned.
+  // The fixed-baseline scenarios (S1, S2, S5) are the paper's reference trajectory, run
+  // through the window without restarts (docs/model.md, "Restarts").
+  const bool restarts = job.HasRestartModel() && !options.baseline_only;
+  if (restarts && modes.initial >= 0) {
+    const auto it = std::find(mode_index_.begin(), mode_index_.end(), modes.initial);
+    if (it != mode_index_.end()) {
+      initial_mode_ = static_cast<int>(it - mode_index_.begin());
+    } else {
+      initial_mode_ = num_modes();
+      initial_only_ = true;
+      mode_index_.push_back(modes.initial);
+    }
+    initial_fraction_ = job.initial->segment_fraction;
+    initial_outside_ = initial_mode_ < 0;
+  }
+  if (restarts) {
+    resume_minutes_ = job.resume_minutes;
+    reshard_minutes_ = job.reshard_minutes;
+    has_restarts_ = true;
+  }
   const double step_s = instance.time.StepHours() * 3600.0;
   const int window = deadline_ - release_;
+  // eq. (24): a partially used last slot counts as occupied. Durations longer than the
+  // window are clamped to window + 1: such an edge can never be used.
+  auto slots_for = [&](double slots) {
+    return static_cast<int>(std::min<int64_t>(RobustCeil(slots), window + 1));
+  };
+  std::vector<double> slots_per_segment;
   for (int feasible : mode_index_) {
     const Mode& m = modes.feasible[feasible];
     gpus_.push_back(m.gpus);
     it_power_kw_.push_back(m.it_power_kw);
-    const double slots_per_segment = modes.workload.segment_flops / (m.throughput_flops * step_s);
+    slots_per_segment.push_back(modes.workload.segment_flops / (m.throughput_flops * step_s));
+  }
+  // Overhead minutes are held at the mode's GPUs and power: they add to the work's time
+  // before the ceiling (docs/model.md).
+  for (Overhead o : {Overhead::kNone, Overhead::kResume, Overhead::kRestart}) {
+    if (o != Overhead::kNone && !has_restarts_) break;
+    const double overhead_slots = OverheadMinutes(o) / instance.time.step_minutes;
+    for (int mode = 0; mode < num_modes(); ++mode) {
+      for (int dk = 1; dk <= max_dk_; ++dk) {
+        duration_.push_back(slots_for(overhead_slots + dk * slots_per_segment[mode]));
+      }
+    }
+  }
+  if (initial_mode_ >= 0) {
     for (int dk = 1; dk <= max_dk_; ++dk) {
-      // eq. (24): a partially used last slot counts as occupied. Durations longer than the
-      // window are clamped to window + 1: such an edge can never be used.
-      const int64_t l = RobustCeil(dk * slots_per_segment);
-      duration_.push_back(static_cast<int>(std::min<int64_t>(l, window + 1)));
+      initial_duration_.push_back(
+          slots_for((dk - initial_fraction_) * slots_per_segment[initial_mode_]));
     }
   }
 
@@ -56,7 +94,23 @@ CheckpointGraph::CheckpointGraph(const Instance& instance, int job_index, const 
       }
     }
   }
-  const int fewest = min_slots_for_[segments_];
+  // The first edge pays the first start's resume overhead, unless it continues the initial
+  // run; after it, min_slots_for_ (no overhead) is a lower bound.
+  int fewest = min_slots_for_[segments_];
+  if (has_restarts_) {
+    fewest = INT_MAX;
+    for (int mode = 0; mode < num_modes(); ++mode) {
+      if (initial_only(mode)) continue;
+      for (int dk = 1; dk <= max_dk_; ++dk) {
+        fewest = std::min(fewest,
+                          duration(mode, dk, Overhead::kResume) + min_slots_for_[segments_ - dk]);
+      }
+    }
+    for (int dk = 1; initial_mode_ >= 0 && release_ == 0 && dk <= max_dk_; ++dk) {
+      fewest = std::min(fewest, initial_duration(dk) + min_slots_for_[segments_ - dk]);
+    }
+  }
+  min_slots_to_finish_ = fewest;
   if (fewest > window) {
     unreachable_reason_ = absl::StrFormat(
         "job %s cannot finish: its fastest path needs %d slots but its window [%d, %d) has %d "

@@ -173,7 +173,7 @@ absl::StatusOr<ModelCoefficients> ReadModel(const Json& value) {
 absl::StatusOr<Job> ReadJob(const Json& value, std::string_view path) {
   CKPTDP_RETURN_IF_ERROR(ii::ExpectObject(value, path));
   CKPTDP_RETURN_IF_ERROR(
-      ii::CheckKnownKeys(value, path, ii::KeysOf(ii::kJobFields, {"name", "baseline"})));
+      ii::CheckKnownKeys(value, path, ii::KeysOf(ii::kJobFields, {"name", "baseline", "initial"})));
   Job job;
   CKPTDP_ASSIGN_OR_RETURN(const Json* name, Require(value, path, "name"));
   CKPTDP_ASSIGN_OR_RETURN(job.name, ReadString(*name, JoinPath(path, "name")));
@@ -181,6 +181,16 @@ absl::StatusOr<Job> ReadJob(const Json& value, std::string_view path) {
   CKPTDP_ASSIGN_OR_RETURN(const Json* baseline, Require(value, path, "baseline"));
   CKPTDP_RETURN_IF_ERROR(
       ii::ReadSection(*baseline, JoinPath(path, "baseline"), ii::kLayoutFields, {}, job.baseline));
+  if (const Json* initial = ii::FindKey(value, "initial")) {
+    const std::string initial_path = JoinPath(path, "initial");
+    InitialRun run;
+    CKPTDP_RETURN_IF_ERROR(
+        ii::ReadSection(*initial, initial_path, ii::kInitialRunFields, {"mode"}, run));
+    CKPTDP_ASSIGN_OR_RETURN(const Json* mode, Require(*initial, initial_path, "mode"));
+    CKPTDP_RETURN_IF_ERROR(
+        ii::ReadSection(*mode, JoinPath(initial_path, "mode"), ii::kLayoutFields, {}, run.mode));
+    job.initial = run;
+  }
   return job;
 }
 
@@ -323,6 +333,14 @@ std::string InstanceToJson(const Instance& instance) {
     j["name"] = job.name;
     WriteFields(job, ii::kJobFields, j);
     j["baseline"] = FieldsObject(job.baseline, ii::kLayoutFields);
+    // Restart overheads are written only when set, so files without them stay as they were.
+    if (job.resume_minutes == 0) j.erase("resume_minutes");
+    if (job.reshard_minutes == 0) j.erase("reshard_minutes");
+    if (job.initial.has_value()) {
+      OrderedJson initial = FieldsObject(*job.initial, ii::kInitialRunFields);
+      initial["mode"] = FieldsObject(job.initial->mode, ii::kLayoutFields);
+      j["initial"] = std::move(initial);
+    }
     jobs.push_back(std::move(j));
   }
   root["jobs"] = std::move(jobs);

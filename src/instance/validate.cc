@@ -129,6 +129,38 @@ absl::Status ValidateModel(const ModelCoefficients& model) {
   return absl::OkStatus();
 }
 
+namespace {
+
+// The restart-overhead fields (resume_minutes and reshard_minutes are range-checked with the
+// other job fields): the initial run's layout and fraction, and what they cannot be combined
+// with.
+absl::Status ValidateRestartFields(const Job& job, std::string_view path) {
+  if (job.initial.has_value()) {
+    const std::string initial_path = JoinPath(path, "initial");
+    CKPTDP_RETURN_IF_ERROR(CheckFields(*job.initial, initial_path, kInitialRunFields));
+    const std::string mode_path = JoinPath(initial_path, "mode");
+    CKPTDP_RETURN_IF_ERROR(CheckFields(job.initial->mode, mode_path, kLayoutFields));
+    const ParallelLayout& a = job.initial->mode;
+    const int64_t gpus = int64_t{a.p} * a.q * a.d;
+    if (gpus > kMaxGpus) {
+      return PathError(mode_path, Cat("p*q*d must be at most ", kMaxGpus, ", got ", gpus));
+    }
+    if (job.release_slot != 0) {
+      return PathError(initial_path, Cat("a job running at slot 0 must have release_slot 0, got ",
+                                         job.release_slot));
+    }
+  }
+  // The path DP tracks either the operators' limits or the restart state, not both yet.
+  if (job.HasRestartModel() && (job.min_run_slots > 1 || job.max_pauses >= 0)) {
+    return PathError(path,
+                     "resume_minutes, reshard_minutes and initial cannot be combined with "
+                     "min_run_slots > 1 or max_pauses >= 0 (not supported)");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status ValidateJob(const Job& job, std::string_view path, const TimeGrid& time) {
   CKPTDP_RETURN_IF_ERROR(ValidateName(JoinPath(path, "name"), job.name, false));
   CKPTDP_RETURN_IF_ERROR(CheckFields(job, path, kJobFields));
@@ -152,7 +184,7 @@ absl::Status ValidateJob(const Job& job, std::string_view path, const TimeGrid& 
   if (gpus > kMaxGpus) {
     return PathError(baseline_path, Cat("p*q*d must be at most ", kMaxGpus, ", got ", gpus));
   }
-  return absl::OkStatus();
+  return ValidateRestartFields(job, path);
 }
 
 absl::Status ValidateJobList(const std::vector<Job>& jobs) {

@@ -125,6 +125,24 @@ absl::StatusOr<JobModes> BuildJobModes(const Instance& instance, int job_index) 
         job.baseline.p, job.baseline.q, job.baseline.d, baseline_memory, site.gpu_memory_gb));
   }
 
+  if (job.initial.has_value()) {
+    // A job cannot be running now in a layout it could not run in.
+    const ParallelLayout& a = job.initial->mode;
+    const std::string initial_defect = LayoutDefect(job, site, model, a);
+    if (!initial_defect.empty()) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s.initial.mode: (p,q,d)=(%d,%d,%d) is not a feasible mode of job %s: %s", where, a.p,
+          a.q, a.d, job.name, initial_defect));
+    }
+    const double memory = ModeMemoryGb(job, model, a);
+    if (memory > site.gpu_memory_gb) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s.initial.mode: (p,q,d)=(%d,%d,%d) is not a feasible mode of job %s: it needs %.1f "
+          "GB per GPU, more than gpu_memory_gb=%g",
+          where, a.p, a.q, a.d, job.name, memory, site.gpu_memory_gb));
+    }
+  }
+
   JobModes out;
   out.workload = ComputeWorkload(job, model);
   for (const ParallelLayout& a : FeasibleLayouts(job, site, model)) {
@@ -162,6 +180,9 @@ absl::StatusOr<JobModes> BuildJobModes(const Instance& instance, int job_index) 
   out.effective = ParetoPrune(out.feasible);
   for (size_t i = 0; i < out.feasible.size(); ++i) {
     if (out.feasible[i].baseline) out.baseline = static_cast<int>(i);
+    if (job.initial.has_value() && out.feasible[i].layout == job.initial->mode) {
+      out.initial = static_cast<int>(i);
+    }
   }
   return out;
 }

@@ -54,9 +54,13 @@ double DailyComputeFlops(const Instance& instance, const std::vector<JobModes>& 
 }
 
 // Checkpoint runs deliver whole segments; S3 runs (no segments) carry their own work.
-double RunWorkFlops(const Run& run, int segments, double daily_compute_flops) {
+// A run continuing the job's initial run skips the part of its first segment already done.
+double RunWorkFlops(const Run& run, const Job& job, double daily_compute_flops) {
+  const int segments = job.segments;
   if (run.from_segment < 0 || segments <= 0) return run.work_flops;
-  return static_cast<double>(run.to_segment - run.from_segment) / segments * daily_compute_flops;
+  const double done =
+      run.continues_initial && job.initial.has_value() ? job.initial->segment_fraction : 0.0;
+  return (run.to_segment - run.from_segment - done) / segments * daily_compute_flops;
 }
 
 const std::vector<Run>& RunsOf(const Result& result, int job) {
@@ -146,7 +150,7 @@ Json SlotsJson(const Instance& instance, const Result& result) {
   return slots;
 }
 
-Json RunJson(const Run& run, const Mode* mode, int segments, double daily_compute_flops) {
+Json RunJson(const Run& run, const Mode* mode, const Job& job, double daily_compute_flops) {
   Json json;
   json["start_slot"] = run.start_slot;
   json["end_slot"] = run.end_slot;
@@ -167,7 +171,12 @@ Json RunJson(const Run& run, const Mode* mode, int segments, double daily_comput
       json[key] = nullptr;
     }
   }
-  json["work_flops"] = NumberOrNull(RunWorkFlops(run, segments, daily_compute_flops));
+  json["work_flops"] = NumberOrNull(RunWorkFlops(run, job, daily_compute_flops));
+  // Only jobs with restart overheads or an initial run carry these (docs/result-format.md).
+  if (job.HasRestartModel() && run.from_segment >= 0) {
+    json["overhead_minutes"] = run.overhead_minutes;
+    json["continues_initial"] = run.continues_initial;
+  }
   return json;
 }
 
@@ -185,7 +194,7 @@ Json JobsJson(const Instance& instance, const std::vector<JobModes>& modes, cons
     json["daily_compute_flops"] = NumberOrNull(daily);
     Json runs = Json::array();
     for (const Run& run : RunsOf(result, j)) {
-      runs.push_back(RunJson(run, ModeOf(modes, j, run), job.segments, daily));
+      runs.push_back(RunJson(run, ModeOf(modes, j, run), job, daily));
     }
     json["runs"] = std::move(runs);
     jobs.push_back(std::move(json));
@@ -223,6 +232,12 @@ std::string ResultToJson(const Instance& instance, const std::vector<JobModes>& 
                                        {"job_paths_usd", g.job_paths_usd},
                                        {"idle_capacity_usd", g.idle_capacity_usd},
                                        {"power_side_usd", g.power_side_usd}};
+  }
+  if (incumbent) {
+    const RestartCounts restarts = CountRestarts(modes, result.schedule);
+    json["restarts"] = {{"resumes", restarts.resumes},
+                        {"layout_changes", restarts.layout_changes},
+                        {"overhead_minutes", restarts.overhead_minutes}};
   }
   json["site"] = SiteJson(instance, result.scenario);
   json["slots"] = SlotsJson(instance, result);
@@ -290,6 +305,9 @@ std::string RunLine(const Run& run, const Mode* mode) {
   } else {
     absl::StrAppend(&line, " (mode ", run.mode, " unknown)");
   }
+  if (run.overhead_minutes > 0)
+    absl::StrAppendFormat(&line, ", %g min restart", run.overhead_minutes);
+  if (run.continues_initial) absl::StrAppend(&line, ", continues the initial run");
   return line;
 }
 
@@ -350,6 +368,13 @@ std::string HumanSummary(const Instance& instance, const std::vector<JobModes>& 
         }
         absl::StrAppendFormat(&out, "   carbon cost %.2f USD\n", m.carbon_cost_usd);
       }
+    }
+    bool restart_model = false;
+    for (const Job& job : instance.jobs) restart_model |= job.HasRestartModel();
+    if (restart_model) {
+      const RestartCounts restarts = CountRestarts(modes, result.schedule);
+      absl::StrAppendFormat(&out, "restarts   %d resumes, %d layout changes, %g overhead minutes\n",
+                            restarts.resumes, restarts.layout_changes, restarts.overhead_minutes);
     }
   }
   for (int j = 0; j < static_cast<int>(instance.jobs.size()); ++j) {

@@ -48,6 +48,10 @@ absl::Status ApplyInPlace(Instance& in, std::string_view param, double value) {
     }
     CKPTDP_ASSIGN_OR_RETURN(const double aidc_mwh, BaselineAidcEnergyMwh(in));
     ScaleRenewables(in, value * aidc_mwh / renewable_mwh);
+  } else if (param == "resume-minutes") {
+    // Every job's restart overhead after a pause (docs/model.md, "Restarts").
+    if (!(value >= 0)) return absl::InvalidArgumentError("resume-minutes: must be >= 0");
+    for (Job& job : in.jobs) job.resume_minutes = value;
   } else if (param == "battery-energy") {
     if (!(value > 0)) return absl::InvalidArgumentError("battery-energy: must be > 0 kWh");
     // Keeping the SoC window a fixed share of the capacity makes the value the only change.
@@ -78,7 +82,7 @@ absl::Status ApplyInPlace(Instance& in, std::string_view param, double value) {
 const std::vector<std::string>& SweepParameterNames() {
   static const std::vector<std::string> names = {
       "segments",       "gpu-capacity",  "renewable-ratio", "renewable-energy-ratio",
-      "battery-energy", "demand-charge", "carbon-price"};
+      "battery-energy", "demand-charge", "carbon-price",    "resume-minutes"};
   return names;
 }
 
@@ -148,6 +152,12 @@ absl::StatusOr<std::vector<SweepPoint>> RunSweep(const Instance& instance, Scena
           absl::StatusOr<Instance> modified = ApplySweepParameter(instance, param, values[i]);
           points[i].result = modified.ok() ? SolveScenario(*modified, scenario, point_options)
                                            : absl::StatusOr<Result>(modified.status());
+          if (points[i].result.ok() && !points[i].result->schedule.jobs.empty()) {
+            // The modes only say which layout each job runs in at slot 0; they built once
+            // already for the solve, so this cannot fail.
+            absl::StatusOr<std::vector<JobModes>> modes = BuildAllModes(*modified);
+            if (modes.ok()) points[i].restarts = CountRestarts(*modes, points[i].result->schedule);
+          }
           std::lock_guard<std::mutex> lock(progress_mutex);
           ++done;
           if (progress) progress(done, total);

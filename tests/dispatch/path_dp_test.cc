@@ -36,6 +36,12 @@ struct JobSpec {
   int min_run_slots = 1;
   int max_pauses = -1;
   int max_segments_per_run = 0;
+  // Restarts (docs/model.md): minutes in 60-minute slots, and the initial run.
+  double resume_minutes = 0;
+  double reshard_minutes = 0;
+  int initial_mode = -1;  // feasible index of the layout running at slot 0 (-1: none)
+  double initial_fraction = 0;
+  bool initial_pruned = false;  // the initial layout is not an effective mode
 };
 
 // An instance with one job and hand-made modes: a mode's throughput is chosen so that one
@@ -56,6 +62,12 @@ struct Fixture {
     job.min_run_slots = spec.min_run_slots;
     job.max_pauses = spec.max_pauses;
     job.max_segments_per_run = spec.max_segments_per_run;
+    job.resume_minutes = spec.resume_minutes;
+    job.reshard_minutes = spec.reshard_minutes;
+    if (spec.initial_mode >= 0) {
+      job.initial = InitialRun{ParallelLayout{}, spec.initial_fraction};
+      modes.initial = spec.initial_mode;
+    }
     instance.jobs.push_back(job);
 
     const double step_s = 3600.0;
@@ -66,10 +78,10 @@ struct Fixture {
       m.gpus = 8 * static_cast<int>(i + 1);
       m.it_power_kw = 3.2 * static_cast<double>(i + 1);
       m.throughput_flops = modes.workload.segment_flops / (spec.slots_per_segment[i] * step_s);
-      m.effective = true;
+      m.effective = !(spec.initial_pruned && static_cast<int>(i) == spec.initial_mode && i > 0);
       m.baseline = i == 0;
       modes.feasible.push_back(m);
-      modes.effective.push_back(static_cast<int>(i));
+      if (m.effective) modes.effective.push_back(static_cast<int>(i));
     }
     modes.baseline = 0;
   }
@@ -131,7 +143,23 @@ void RequireValidPath(const CheckpointGraph& g, const EdgeCosts& costs, const Pa
     REQUIRE(dk <= g.max_dk());
     REQUIRE(r.start_slot >= g.release());
     REQUIRE(r.end_slot <= g.deadline());
-    REQUIRE(r.end_slot - r.start_slot == g.duration(m, dk));
+    // Restarts, from the rules (docs/model.md): what this run must pay at its start.
+    const int prev_mode = i > 0 ? GraphModeOf(g, s.runs[i - 1].mode) : g.initial_mode();
+    const bool running =
+        i > 0 ? s.runs[i - 1].end_slot == r.start_slot : g.initial_mode() >= 0 && r.start_slot == 0;
+    const bool first_layout_unknown = i == 0 && g.initial_mode() < 0;
+    const bool continues_initial = i == 0 && running && m == g.initial_mode();
+    REQUIRE(r.continues_initial == continues_initial);
+    Overhead o = Overhead::kNone;
+    if (g.has_restarts() && !(running && m == prev_mode)) {
+      const bool new_layout =
+          !first_layout_unknown && (m != prev_mode || (i == 0 && g.initial_outside()));
+      o = new_layout ? Overhead::kRestart : Overhead::kResume;
+      REQUIRE_FALSE(g.initial_only(m));
+    }
+    REQUIRE(r.overhead_minutes == g.OverheadMinutes(o));
+    REQUIRE(r.end_slot - r.start_slot ==
+            (continues_initial ? g.initial_duration(dk) : g.duration(m, dk, o)));
     REQUIRE(costs.Allowed(m, r.start_slot, r.end_slot));
     cost += costs.Cost(m, r.start_slot, r.end_slot);
     if (i > 0) {
@@ -167,34 +195,64 @@ class BruteForce {
 
   double Solve() {
     best_ = kInf;
+    last_mode_ = g_.initial_mode();
+    fresh_ = true;
     Visit(g_.release(), 0, /*block=*/0, /*pauses=*/0, 0.0);
     return best_;
   }
 
  private:
   // block > 0: the last edge was a train edge and the current block has lasted `block` slots.
+  // last_mode_ and fresh_ carry the restart state along the current path.
   void Visit(int t, int k, int block, int pauses, double cost) {
     const int K = g_.segments();
     if (t == g_.deadline()) {
       if (k == K && (block == 0 || block >= g_.min_run_slots())) best_ = std::min(best_, cost);
       return;
     }
+    const int saved_mode = last_mode_;
+    const bool saved_fresh = fresh_;
     const bool can_wait = k < K ? g_.allow_wait() : g_.boundary_idle_allowed();
     if (can_wait && costs_.WaitAllowed(t) && (block == 0 || block >= g_.min_run_slots())) {
       const bool pause = block > 0 && k < K;
       if (!pause || g_.max_pauses() < 0 || pauses < g_.max_pauses()) {
+        fresh_ = false;
         Visit(t + 1, k, 0, pauses + (pause ? 1 : 0), cost);
+        fresh_ = saved_fresh;
       }
     }
     for (int m = 0; m < g_.num_modes(); ++m) {
       for (int dk = 1; dk <= std::min(g_.max_dk(), K - k); ++dk) {
-        const int end = t + g_.duration(m, dk);
+        // The class this edge pays: running on in the same layout is free; the initial run
+        // goes on from slot 0 with less work; otherwise resume, plus reshard on a new layout.
+        int duration = 0;
+        const bool running = block > 0 || (saved_fresh && g_.initial_mode() >= 0);
+        if (!g_.has_restarts()) {
+          duration = g_.duration(m, dk);
+        } else if (saved_fresh && m == g_.initial_mode()) {
+          duration = g_.initial_duration(dk);
+        } else if (running && m == saved_mode) {
+          duration = g_.duration(m, dk, Overhead::kNone);
+        } else if (g_.initial_only(m)) {
+          continue;
+        } else if (saved_mode == m || (saved_mode < 0 && !g_.initial_outside())) {
+          duration = g_.duration(m, dk, Overhead::kResume);
+        } else {
+          duration = g_.duration(m, dk, Overhead::kRestart);
+        }
+        const int end = t + duration;
         if (end > g_.deadline() || !costs_.Allowed(m, t, end)) continue;
+        last_mode_ = m;
+        fresh_ = false;
         Visit(end, k + dk, block + (end - t), pauses, cost + costs_.Cost(m, t, end));
+        last_mode_ = saved_mode;
+        fresh_ = saved_fresh;
       }
     }
   }
 
+  int last_mode_ = -1;
+  bool fresh_ = true;
   const CheckpointGraph& g_;
   const EdgeCosts& costs_;
   double best_ = kInf;
@@ -215,7 +273,9 @@ struct RandomCase {
 
 // A small random job. `side_resources` draws min_run_slots in 1..3 and max_pauses in -1..2;
 // otherwise both are off (the DP's plain path).
-RandomCase MakeRandomCase(uint32_t seed, bool side_resources, int max_window) {
+// `restarts` draws resume and reshard overheads and, half of the time, an initial run.
+RandomCase MakeRandomCase(uint32_t seed, bool side_resources, int max_window,
+                          bool restarts = false) {
   std::mt19937 rng(seed);
   RandomCase c;
   JobSpec& s = c.spec;
@@ -233,6 +293,22 @@ RandomCase MakeRandomCase(uint32_t seed, bool side_resources, int max_window) {
   if (side_resources) {
     s.min_run_slots = Uniform(rng, 1, 3);
     s.max_pauses = Uniform(rng, -1, 2);
+  }
+  if (restarts) {
+    static const double kResume[] = {0, 15, 20, 45, 60, 90};
+    static const double kReshard[] = {0, 0, 10, 30, 60};
+    static const double kFraction[] = {0, 0.25, 0.5, 0.9};
+    s.resume_minutes = kResume[rng() % 6];
+    s.reshard_minutes = kReshard[rng() % 5];
+    if (Chance(rng, 50)) {
+      s.release = 0;  // a job running at slot 0 is released at 0
+      s.deadline = window;
+      s.initial_mode = Uniform(rng, 0, num_modes - 1);
+      s.initial_fraction = kFraction[rng() % 4];
+      s.initial_pruned = Chance(rng, 40);
+    } else if (s.resume_minutes == 0 && s.reshard_minutes == 0) {
+      s.resume_minutes = 30;
+    }
   }
   // Integer costs half of the time: many equal-cost paths, so tie-breaking cannot hide
   // behind distinct costs; otherwise real costs of both signs.
@@ -266,7 +342,11 @@ std::string Describe(uint32_t seed, const JobSpec& s) {
   out += "} wait=" + std::to_string(s.allow_wait) + " idle=" + std::to_string(s.boundary_idle) +
          " min_run=" + std::to_string(s.min_run_slots) +
          " max_pauses=" + std::to_string(s.max_pauses) +
-         " max_dk=" + std::to_string(s.max_segments_per_run);
+         " max_dk=" + std::to_string(s.max_segments_per_run) +
+         " resume=" + std::to_string(s.resume_minutes) +
+         " reshard=" + std::to_string(s.reshard_minutes) +
+         " initial=" + std::to_string(s.initial_mode) + "@" + std::to_string(s.initial_fraction) +
+         (s.initial_pruned ? " pruned" : "");
   return out;
 }
 
@@ -277,8 +357,8 @@ struct CompareStats {
 
 // Solves one random case with the DP and the oracle and requires that they agree.
 void CompareOnCase(uint32_t seed, bool side_resources, int max_window, bool brute_force,
-                   PathSolver& solver, CompareStats& stats) {
-  const RandomCase c = MakeRandomCase(seed, side_resources, max_window);
+                   PathSolver& solver, CompareStats& stats, bool restarts = false) {
+  const RandomCase c = MakeRandomCase(seed, side_resources, max_window, restarts);
   INFO(Describe(seed, c.spec));
   const Fixture fixture(c.spec);
   const CheckpointGraph g = fixture.Graph(c.spec.allow_wait);
@@ -339,6 +419,26 @@ TEST_CASE("Oracle and DP match exhaustive enumeration on tiny graphs", "[path]")
   for (uint32_t seed = 5001; seed <= 5400; ++seed) {
     CompareOnCase(seed, /*side_resources=*/seed % 4 != 0, /*max_window=*/9,
                   /*brute_force=*/true, solver, stats);
+  }
+  CHECK(stats.feasible * 4 >= stats.cases);
+}
+
+TEST_CASE("DP matches the r_c_shortest_paths oracle with restart overheads", "[path]") {
+  PathSolver solver;
+  CompareStats stats;
+  for (uint32_t seed = 7001; seed <= 7800; ++seed) {
+    CompareOnCase(seed, /*side_resources=*/false, /*max_window=*/16, /*brute_force=*/false, solver,
+                  stats, /*restarts=*/true);
+  }
+  CHECK(stats.feasible * 4 >= stats.cases);
+}
+
+TEST_CASE("Oracle and DP with restarts match exhaustive enumeration on tiny graphs", "[path]") {
+  PathSolver solver;
+  CompareStats stats;
+  for (uint32_t seed = 9001; seed <= 9400; ++seed) {
+    CompareOnCase(seed, /*side_resources=*/false, /*max_window=*/9, /*brute_force=*/true, solver,
+                  stats, /*restarts=*/true);
   }
   CHECK(stats.feasible * 4 >= stats.cases);
 }

@@ -1,6 +1,7 @@
 #include "support/reference_path.h"
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -12,6 +13,8 @@ namespace ckptdp::internal {
 namespace {
 
 constexpr int kWaitArc = -1;
+constexpr int kNoLayout = -1;       // the job has not run yet and was not running at slot 0
+constexpr int kOutsideLayout = -2;  // running at slot 0 in a layout that is not a graph mode
 
 struct VertexProp {
   int slot = 0;
@@ -28,6 +31,8 @@ struct ArcProp {
   int from_segment = 0;
   int to_segment = 0;
   double cost = 0;
+  Overhead overhead = Overhead::kNone;  // the restart class whose duration the arc has
+  bool continues_initial = false;       // the arc continues the initial run from slot 0
 };
 
 // vecS/vecS gives the vertex_index map for free; directedS because paths only go forward
@@ -42,15 +47,17 @@ using Edge = boost::graph_traits<Graph>::edge_descriptor;
 struct Resources {
   int slot = 0;
   double cost = 0;
-  bool in_block = false;  // the last edge was a train edge
-  int block = 0;          // slots of the current block (consecutive train edges); 0 if idle
-  int pauses = 0;         // waits that directly followed a train edge while 0 < k < K
+  bool in_block = false;      // the last edge was a train edge
+  int block = 0;              // slots of the current block (consecutive train edges); 0 if idle
+  int pauses = 0;             // waits that directly followed a train edge while 0 < k < K
+  int last_mode = kNoLayout;  // layout of the previous run (restarts)
+  bool fresh = true;          // no edge taken yet
 
   // A strict weak order is all the priority queue needs; it is total on the fields, so the
   // search is deterministic.
   friend bool operator<(const Resources& a, const Resources& b) {
-    return std::make_tuple(a.slot, a.cost, a.pauses, a.in_block, -a.block) <
-           std::make_tuple(b.slot, b.cost, b.pauses, b.in_block, -b.block);
+    return std::make_tuple(a.slot, a.cost, a.pauses, a.in_block, -a.block, a.last_mode, a.fresh) <
+           std::make_tuple(b.slot, b.cost, b.pauses, b.in_block, -b.block, b.last_mode, b.fresh);
   }
 };
 
@@ -64,14 +71,39 @@ class ExtendLabel {
         allow_wait_(g.allow_wait()),
         boundary_idle_(g.boundary_idle_allowed()),
         min_run_(g.min_run_slots()),
-        max_pauses_(g.max_pauses()) {}
+        max_pauses_(g.max_pauses()),
+        graph_(g) {}
+
+  // The restart class a train edge in `mode` must pay after `prev` (docs/model.md), or
+  // nullopt if the edge may not follow it at all.
+  std::optional<Overhead> Required(const Resources& prev, int mode) const {
+    const bool running = prev.in_block;
+    if (running && prev.last_mode == mode) return Overhead::kNone;
+    if (graph_.initial_only(mode)) return std::nullopt;  // the pruned initial layout: its run only
+    if (!running && prev.last_mode == mode) {
+      if (prev.fresh) return std::nullopt;  // at slot 0 in its own layout the job continues
+      return Overhead::kResume;
+    }
+    if (prev.last_mode == kNoLayout) return Overhead::kResume;
+    return Overhead::kRestart;
+  }
 
   bool operator()(const Graph& graph, Resources& next, const Resources& prev,
                   const Edge& edge) const {
     const ArcProp& arc = graph[edge];
     next = prev;
     next.slot = arc.end_slot;
+    next.fresh = false;
     if (arc.mode != kWaitArc) {
+      if (graph_.has_restarts()) {
+        if (arc.continues_initial) {
+          if (!prev.fresh) return false;
+        } else {
+          const std::optional<Overhead> required = Required(prev, arc.mode);
+          if (!required.has_value() || *required != arc.overhead) return false;
+        }
+        next.last_mode = arc.mode;
+      }
       next.cost = prev.cost + arc.cost;
       const int length = arc.end_slot - arc.start_slot;
       next.block = prev.in_block ? prev.block + length : length;
@@ -106,6 +138,7 @@ class ExtendLabel {
   int deadline_, segments_;
   bool allow_wait_, boundary_idle_;
   int min_run_, max_pauses_;
+  const CheckpointGraph& graph_;
 };
 
 // `a` dominates `b` (both at the same vertex, hence the same slot) if every completion of
@@ -123,6 +156,7 @@ class Dominates {
 
   bool operator()(const Resources& a, const Resources& b) const {
     if (a.in_block != b.in_block) return false;
+    if (a.last_mode != b.last_mode || a.fresh != b.fresh) return false;
     if (a.cost > b.cost) return false;
     if (pauses_limited_ && a.pauses > b.pauses) return false;
     if (a.in_block && std::min(a.block, block_cap_) < std::min(b.block, block_cap_)) {
@@ -155,14 +189,25 @@ PathSolution ReferenceShortestPath(const CheckpointGraph& g, const EdgeCosts& co
         ArcProp wait{next_arc++, kWaitArc, t, t + 1, k, k, 0.0};
         boost::add_edge(vertex(t, k), vertex(t + 1, k), wait, graph);
       }
-      // Every (mode, dk) is tried: unlike the DP, no early exit that relies on durations
-      // growing with dk.
+      // Every (mode, dk, overhead class) is tried: unlike the DP, no early exit that relies
+      // on durations growing with dk. Which class an edge must pay is the labels' business.
       for (int m = 0; m < g.num_modes(); ++m) {
         for (int dk = 1; dk <= std::min(g.max_dk(), segments - k); ++dk) {
-          const int end = t + g.duration(m, dk);
-          if (end > deadline || !costs.Allowed(m, t, end)) continue;
-          ArcProp train{next_arc++, m, t, end, k, k + dk, costs.Cost(m, t, end)};
-          boost::add_edge(vertex(t, k), vertex(end, k + dk), train, graph);
+          for (Overhead o : {Overhead::kNone, Overhead::kResume, Overhead::kRestart}) {
+            if (o != Overhead::kNone && !g.has_restarts()) break;
+            const int end = t + g.duration(m, dk, o);
+            if (end > deadline || !costs.Allowed(m, t, end)) continue;
+            ArcProp train{next_arc++, m, t, end, k, k + dk, costs.Cost(m, t, end), o};
+            boost::add_edge(vertex(t, k), vertex(end, k + dk), train, graph);
+          }
+          // The initial run goes on from slot 0 with part of its first segment done.
+          if (m == g.initial_mode() && t == 0 && k == 0) {
+            const int end = g.initial_duration(dk);
+            if (end > deadline || !costs.Allowed(m, t, end)) continue;
+            ArcProp train{next_arc++,      m,   t, end, k, k + dk, costs.Cost(m, t, end),
+                          Overhead::kNone, true};
+            boost::add_edge(vertex(t, k), vertex(end, k + dk), train, graph);
+          }
         }
       }
     }
@@ -174,6 +219,9 @@ PathSolution ReferenceShortestPath(const CheckpointGraph& g, const EdgeCosts& co
   std::vector<Resources> labels;
   Resources initial;
   initial.slot = release;
+  initial.last_mode = g.initial_mode() >= 0 ? g.initial_mode()
+                      : g.initial_outside() ? kOutsideLayout
+                                            : kNoLayout;
   // The all-Pareto overload: the single-solution overload of Boost 1.74 stops at the first
   // label popped at the sink, which is not the cheapest one in general (boostorg/graph#363).
   boost::r_c_shortest_paths(graph, boost::get(boost::vertex_index, graph),
@@ -199,6 +247,8 @@ PathSolution ReferenceShortestPath(const CheckpointGraph& g, const EdgeCosts& co
     run.from_segment = arc.from_segment;
     run.to_segment = arc.to_segment;
     run.mode = g.feasible_index(arc.mode);
+    run.overhead_minutes = g.OverheadMinutes(arc.overhead);
+    run.continues_initial = arc.continues_initial;
     out.runs.push_back(run);
   }
   return out;

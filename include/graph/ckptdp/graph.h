@@ -17,6 +17,12 @@
 
 namespace ckptdp {
 
+// Restart overheads (docs/model.md): a train edge that starts a run pays kResume (after a
+// pause, or at the first start) or kRestart (resume + reshard: a run in another layout than
+// the previous one, paused or not); an edge continuing the previous edge's layout without a
+// pause pays kNone. The overhead lengthens the edge: l = ceil((overhead + work / X) / step).
+enum class Overhead { kNone = 0, kResume = 1, kRestart = 2 };
+
 // Which edges a scenario allows.
 struct GraphOptions {
   bool allow_wait = true;      // false: S2, checkpoints recorded but no waiting
@@ -46,15 +52,43 @@ class CheckpointGraph {
   int feasible_index(int mode) const { return mode_index_[mode]; }  // into JobModes::feasible
   int gpus(int mode) const { return gpus_[mode]; }
   double it_power_kw(int mode) const { return it_power_kw_[mode]; }
-  // l(a, dk) in slots, dk in [1, max_dk].
+  // l(a, dk) in slots, dk in [1, max_dk], without overhead.
   int duration(int mode, int dk) const { return duration_[mode * max_dk_ + dk - 1]; }
+
+  // --- restarts (all trivial when the job has no overheads and no initial run) ---
+  // Whether paths need the run state: non-zero overheads or an initial run.
+  bool has_restarts() const { return has_restarts_; }
+  double resume_minutes() const { return resume_minutes_; }
+  double reshard_minutes() const { return reshard_minutes_; }
+  double OverheadMinutes(Overhead o) const {
+    return o == Overhead::kNone     ? 0.0
+           : o == Overhead::kResume ? resume_minutes_
+                                    : resume_minutes_ + reshard_minutes_;
+  }
+  // l in slots of an edge paying overhead `o`.
+  int duration(int mode, int dk, Overhead o) const {
+    return duration_[(static_cast<int>(o) * num_modes() + mode) * max_dk_ + dk - 1];
+  }
+  // The graph mode the job is running in at slot 0 (-1: none, or not a mode of this graph).
+  int initial_mode() const { return initial_mode_; }
+  double initial_fraction() const { return initial_fraction_; }
+  // Whether the job runs at slot 0 in a layout that is not a mode of this graph (a
+  // baseline-only graph): its first start then changes layout.
+  bool initial_outside() const { return initial_outside_; }
+  // Whether `mode` is in the graph only as the initial run's layout (Pareto pruning removed
+  // it): then only the run that continues from slot 0 may use it.
+  bool initial_only(int mode) const { return mode == initial_mode_ && initial_only_; }
+  // l in slots of the edge that continues the initial run from slot 0 over segments
+  // [0, dk): dk - initial_fraction segments of work, no overhead.
+  int initial_duration(int dk) const { return initial_duration_[dk - 1]; }
 
   // Whether the sink can be reached at all (ignoring other jobs), and if not, why:
   // the job, its fastest mode and by how many slots it misses the deadline.
   bool Reachable() const { return unreachable_reason_.empty(); }
   const std::string& UnreachableReason() const { return unreachable_reason_; }
-  // Fewest slots from (release, 0) to segment K using the fastest path.
-  int MinimumSlotsToFinish() const { return min_slots_for_[segments_]; }
+  // Fewest slots from (release, 0) to segment K using the fastest path (with the first
+  // start's overhead, or the initial run's head start).
+  int MinimumSlotsToFinish() const { return min_slots_to_finish_; }
   // Fewest slots to train `remaining` segments (0..K) from any checkpoint: edges do not
   // depend on the segment they start from. Path algorithms use it to skip states from which
   // the deadline cannot be met (a lower bound however modes are blocked or waits forbidden).
@@ -71,8 +105,16 @@ class CheckpointGraph {
   std::vector<int> mode_index_;
   std::vector<int> gpus_;
   std::vector<double> it_power_kw_;
-  std::vector<int> duration_;
+  std::vector<int> duration_;       // [overhead class][mode][dk - 1]; one class without restarts
   std::vector<int> min_slots_for_;  // index: segments remaining, 0..K
+  int min_slots_to_finish_ = 0;
+  bool has_restarts_ = false;
+  double resume_minutes_ = 0, reshard_minutes_ = 0;
+  int initial_mode_ = -1;
+  bool initial_only_ = false;
+  bool initial_outside_ = false;
+  double initial_fraction_ = 0;
+  std::vector<int> initial_duration_;  // [dk - 1]
   std::string unreachable_reason_;
 };
 

@@ -117,6 +117,15 @@ struct ParallelLayout {
   friend bool operator==(const ParallelLayout&, const ParallelLayout&) = default;
 };
 
+// A job already running when the horizon starts (docs/instance-format.md, `initial`): in
+// layout `mode` since before slot 0, with the share `segment_fraction` (in [0, 1)) of its
+// first segment done. Continuing in that layout from slot 0 costs no overhead.
+struct InitialRun {
+  ParallelLayout mode;
+  double segment_fraction = 0;
+  friend bool operator==(const InitialRun&, const InitialRun&) = default;
+};
+
 // One LLM pre-training job: the task descriptor of eq. (4) plus dispatch settings.
 struct Job {
   std::string name;
@@ -138,6 +147,15 @@ struct Job {
   int min_run_slots = 1;               // shortest allowed run (operators' limit; 1 = off)
   int max_pauses = -1;                 // most waits between runs (-1 = unlimited)
   int max_segments_per_run = 0;        // longest train edge in segments (0 = K, all)
+  // Restart overheads (docs/model.md): a run that starts after a pause or at the first start
+  // holds its GPUs for resume_minutes without progress; reshard_minutes more when its layout
+  // differs from the previous run's. Continuing in one layout across a checkpoint is free.
+  double resume_minutes = 0;
+  double reshard_minutes = 0;
+  std::optional<InitialRun> initial;  // running at slot 0 (requires release_slot 0)
+  bool HasRestartModel() const {
+    return resume_minutes > 0 || reshard_minutes > 0 || initial.has_value();
+  }
 };
 
 struct Instance {

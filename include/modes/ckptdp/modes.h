@@ -31,6 +31,7 @@ struct JobModes {
   std::vector<Mode> feasible;    // sorted by (gpus, it_power_kw, -throughput, p, q, d)
   std::vector<int> effective;    // indices into `feasible`, in the same order
   int baseline = -1;             // index into `feasible`
+  int initial = -1;              // the layout of Job::initial, index into `feasible` (-1: none)
 };
 
 // Per-GPU memory in GB of `layout` for `job` (eq. 11).
@@ -56,7 +57,8 @@ std::vector<ParallelLayout> FeasibleLayouts(const Job& job, const Site& site,
 std::vector<int> ParetoPrune(std::vector<Mode>& modes);
 
 // All feasible and effective modes of job `job_index`. Fails if the baseline layout is
-// not runnable or does not fit in memory, or if calibration would need eta_0 > 1.
+// not runnable or does not fit in memory, if calibration would need eta_0 > 1, or if the
+// job's initial layout (Job::initial) is not one of its feasible modes.
 absl::StatusOr<JobModes> BuildJobModes(const Instance& instance, int job_index);
 absl::StatusOr<std::vector<JobModes>> BuildAllModes(const Instance& instance);
 

@@ -49,6 +49,7 @@ struct SweepPoint {
   // The point's result (which may be kInfeasible), or why it could not be solved, e.g. a
   // GPU capacity below a job's baseline mode. A failing point never aborts the sweep.
   absl::StatusOr<Result> result;
+  RestartCounts restarts;  // of the point's schedule (zero without one)
 };
 
 // Called after each point finishes, from the worker that solved it (serialised: never

@@ -30,14 +30,19 @@ class PathSolver {
  private:
   PathSolution SolvePlain(const CheckpointGraph& graph, const EdgeCosts& costs);
   PathSolution SolveWithResources(const CheckpointGraph& graph, const EdgeCosts& costs);
+  // Restart overheads and initial runs (path_dp_restarts.cc): states carry the run state.
+  PathSolution SolveRestarts(const CheckpointGraph& graph, const EdgeCosts& costs);
 
   std::vector<double> value_;
   std::vector<int> pred_state_;
   std::vector<int> pred_edge_;  // -1: wait edge; else mode * max_dk + dk - 1
   std::vector<int> k_min_;      // per layer: the least segment from which the sink is reachable
+  std::vector<double> rows_;    // SolveRestarts: per-layer source rows
+  std::vector<int> arg_best_;   // SolveRestarts: per segment, the row of the best source
 };
 
-// Whether a job's limits need the resource-expanded DP.
+// Whether a job's limits need the resource-expanded DP (validation keeps them apart from
+// restart overheads, which have their own DP).
 inline bool HasSideResources(const CheckpointGraph& graph) {
   return graph.min_run_slots() > 1 || graph.max_pauses() >= 0;
 }

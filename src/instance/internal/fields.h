@@ -28,7 +28,8 @@ inline constexpr int kMaxJobs = 100'000;
 inline constexpr int kMaxSegments = 1000;
 inline constexpr int kMaxGpus = 10'000'000;  // also bounds p*q*d of a baseline layout
 inline constexpr int kMaxGpusPerNode = 1024;
-inline constexpr double kMaxKw = 1e9;  // any power (kW) or energy (kWh): 1 TW
+inline constexpr double kMaxOverheadMinutes = 10080;  // one week of restart overhead
+inline constexpr double kMaxKw = 1e9;                 // any power (kW) or energy (kWh): 1 TW
 inline constexpr double kMaxUsdPerMwh = 1e6;
 inline constexpr std::size_t kMaxNameBytes = 256;
 inline constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t{128} << 20;  // 128 MiB
@@ -161,7 +162,7 @@ inline constexpr Field<MC> kModelFields[] = {
 // kernel_efficiency is optional<double>: absent or null = calibrate per job.
 inline constexpr Bounds kKernelEfficiencyBounds = OpenClosed(0, 1);
 
-// Job fields other than name and baseline. release_slot < deadline_slot <= time.slots
+// Job fields other than name, baseline and initial. release_slot < deadline_slot <= time.slots
 // and max_segments_per_run <= segments are checked in validate.cc.
 inline constexpr Field<Job> kJobFields[] = {
     {"params", &Job::params, OpenClosed(0, 1e15)},
@@ -181,6 +182,14 @@ inline constexpr Field<Job> kJobFields[] = {
     {"min_run_slots", &Job::min_run_slots, Closed(1, kMaxSlots), false},
     {"max_pauses", &Job::max_pauses, Closed(-1, kMaxSlots), false},
     {"max_segments_per_run", &Job::max_segments_per_run, Closed(0, kMaxSegments), false},
+    {"resume_minutes", &Job::resume_minutes, Closed(0, kMaxOverheadMinutes), false},
+    {"reshard_minutes", &Job::reshard_minutes, Closed(0, kMaxOverheadMinutes), false},
+};
+
+// The `initial` object of a job: "segment_fraction" here, "mode" read with kLayoutFields.
+// Both are required when the object is present; release_slot must then be 0 (validate.cc).
+inline constexpr Field<InitialRun> kInitialRunFields[] = {
+    {"segment_fraction", &InitialRun::segment_fraction, {0, 1, false, true}},  // [0, 1)
 };
 
 inline constexpr Field<ParallelLayout> kLayoutFields[] = {

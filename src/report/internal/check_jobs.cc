@@ -103,6 +103,35 @@ const Mode* CheckRunBasics(const Instance& instance, const Job& job, const JobMo
   return mode;
 }
 
+// What run r of a checkpoint job pays at its start (docs/model.md, "Restarts"), from the
+// instance's rules alone: the first run continues the initial run if it starts at slot 0 in
+// its layout; otherwise a start after a pause (or the first start) pays resume_minutes, and a
+// layout other than the previous run's (or the initial one) adds reshard_minutes.
+struct RunStart {
+  double overhead_minutes = 0;
+  bool continues_initial = false;
+};
+RunStart ExpectedStart(const Job& job, const std::vector<RunRecord>& runs, int r) {
+  const RunRecord& run = runs[r];
+  RunStart start;
+  const ParallelLayout* previous = nullptr;
+  bool paused = true;
+  if (r > 0) {
+    previous = &runs[r - 1].layout;
+    paused = runs[r - 1].end_slot != run.start_slot;
+  } else if (job.initial.has_value()) {
+    previous = &job.initial->mode;
+    if (run.start_slot == 0 && run.layout == job.initial->mode) {
+      start.continues_initial = true;
+      return start;
+    }
+  }
+  const bool new_layout = previous != nullptr && !(*previous == run.layout);
+  if (paused || new_layout) start.overhead_minutes = job.resume_minutes;
+  if (new_layout) start.overhead_minutes += job.reshard_minutes;
+  return start;
+}
+
 // Checkpoint scenarios: segment chain, eq. (24) length, edge size, no-wait rule.
 void CheckCheckpointRun(const Instance& instance, const Job& job, const JobModes& modes,
                         const ResultRecord& result, const Mode* mode, int j, int r,
@@ -128,17 +157,42 @@ void CheckCheckpointRun(const Instance& instance, const Job& job, const JobModes
     Flag(report, where, absl::StrCat("to_segment ", to, " exceeds the job's ", k, " segments"));
   }
 
-  const double work = static_cast<double>(to - from) / k * modes.workload.compute_flops;
+  // The fixed-baseline scenarios run the paper's reference trajectory, without restarts.
+  const bool restarts = job.HasRestartModel() && !result.rules.fixed_mode;
+  const RunStart start = restarts ? ExpectedStart(job, result.jobs[j].runs, r) : RunStart{};
+  const double done = start.continues_initial ? job.initial->segment_fraction : 0.0;
+  const double work = (to - from - done) / k * modes.workload.compute_flops;
   ExpectNear(report, where, "work_flops", run.work_flops, work,
-             "(to_segment - from_segment) / segments * daily compute");
+             start.continues_initial
+                 ? "(to_segment - from_segment - initial.segment_fraction) / segments * daily "
+                   "compute"
+                 : "(to_segment - from_segment) / segments * daily compute");
+  if (restarts) {
+    if (!run.overhead_minutes.has_value() || !run.continues_initial.has_value()) {
+      Flag(report, where,
+           "lacks overhead_minutes or continues_initial, which a job with restart overheads or "
+           "an initial run must report");
+    } else {
+      ExpectNear(report, where, "overhead_minutes", *run.overhead_minutes, start.overhead_minutes,
+                 "resume_minutes after a pause or at the first start, plus reshard_minutes on a "
+                 "layout change");
+      if (*run.continues_initial != start.continues_initial) {
+        Flag(report, where,
+             absl::StrCat("continues_initial is ", *run.continues_initial ? "true" : "false",
+                          ", but the run ", start.continues_initial ? "does" : "does not",
+                          " start at slot 0 in the initial layout"));
+      }
+    }
+  }
   if (mode != nullptr && to > from) {
     const double step_s = instance.time.StepHours() * 3600.0;
-    const int64_t slots = ForgivingCeil(work / (mode->throughput_flops * step_s));
+    const int64_t slots = ForgivingCeil(start.overhead_minutes / instance.time.step_minutes +
+                                        work / (mode->throughput_flops * step_s));
     if (run.end_slot - run.start_slot != slots) {
       Flag(report, where,
            absl::StrCat("lasts ", run.end_slot - run.start_slot, " slots, but segments ", from,
                         "->", to, " in mode ", LayoutText(run.layout), " take ", slots,
-                        " slots (ceil(work / (throughput * step)), eq. 24)"));
+                        " slots (ceil((overhead + work / throughput) / step), eq. 24)"));
     }
   }
   if (result.rules.graph) {

@@ -126,6 +126,12 @@ absl::StatusOr<RunRecord> ParseRun(const Fields& f, bool checkpoints) {
   CKPTDP_ASSIGN_OR_RETURN(run.it_power_kw, f.Number("it_power_kw"));
   CKPTDP_ASSIGN_OR_RETURN(run.throughput_flops, f.Number("throughput_flops"));
   CKPTDP_ASSIGN_OR_RETURN(run.work_flops, f.Number("work_flops"));
+  if (f.Has("overhead_minutes")) {
+    CKPTDP_ASSIGN_OR_RETURN(run.overhead_minutes, f.Number("overhead_minutes"));
+  }
+  if (f.Has("continues_initial")) {
+    CKPTDP_ASSIGN_OR_RETURN(run.continues_initial, f.Bool("continues_initial"));
+  }
   return run;
 }
 

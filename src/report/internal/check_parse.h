@@ -39,6 +39,9 @@ struct RunRecord {
   double it_power_kw = 0;
   double throughput_flops = 0;
   double work_flops = 0;
+  // Restart fields, present for jobs with overheads or an initial run.
+  std::optional<double> overhead_minutes;
+  std::optional<bool> continues_initial;
 };
 
 struct JobRecord {
