@@ -179,13 +179,17 @@ absl::StatusOr<std::optional<Schedule>> WarmStartFromS4(const Instance& instance
 
 // S3, S4, S6: the Lagrangian root, then (on the checkpoint graphs) branch and bound.
 absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario scenario,
-                           const SolveOptions& options, Clock::time_point start,
-                           double reference_cost, Result& r) {
+                           const SolveOptions& options, const WarmStart& warm,
+                           Clock::time_point start, double reference_cost, Result& r) {
   const Instance& instance = *context.instance;
   internal::SolverLog log(options.log, options.log_level, start);
   internal::Workspaces work = internal::MakeWorkspaces(context);
   std::optional<Schedule> seed;
-  if (scenario == Scenario::kS6 || scenario == Scenario::kS3) {
+  if (warm.incumbent != nullptr) {
+    seed = *warm.incumbent;
+    if (scenario == Scenario::kS3)
+      seed = internal::AsIdealSchedule(instance, *context.modes, *seed);
+  } else if (scenario == Scenario::kS6 || scenario == Scenario::kS3) {
     CKPTDP_ASSIGN_OR_RETURN(seed,
                             WarmStartFromS4(instance, *context.modes, scenario, options, log));
   }
@@ -234,6 +238,11 @@ absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario sc
 
 absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario,
                                      const SolveOptions& options) {
+  return SolveScenario(instance, scenario, options, WarmStart{});
+}
+
+absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario,
+                                     const SolveOptions& options, const WarmStart& warm) {
   const Clock::time_point start = Clock::now();
   CKPTDP_RETURN_IF_ERROR(ValidateSolveOptions(options));
   CKPTDP_RETURN_IF_ERROR(ValidateInstance(instance));
@@ -255,7 +264,8 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
     r.diagnosis = proof.diagnosis;
     r.solver.iterations = proof.iterations;
   } else {
-    CKPTDP_RETURN_IF_ERROR(SolveFlexible(context, scenario, options, start, reference_cost, r));
+    CKPTDP_RETURN_IF_ERROR(
+        SolveFlexible(context, scenario, options, warm, start, reference_cost, r));
   }
   // An interrupt that came before the search ended is what ended it.
   const bool stopped = options.stop != nullptr && options.stop->load();

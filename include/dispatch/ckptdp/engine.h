@@ -60,6 +60,16 @@ absl::Status ValidateSolveOptions(const SolveOptions& options);
 absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario,
                                      const SolveOptions& options);
 
+// A warm start (rolling re-solves, ckptdp/rolling.h): a schedule of this instance, e.g. the
+// previous window's plan carried over, offered as the first incumbent of a flexible scenario
+// (it is evaluated exactly and ignored if it breaks a site limit). S6 and S3 then start from
+// it instead of solving S4 first. Null: a cold solve, as above.
+struct WarmStart {
+  const Schedule* incumbent = nullptr;
+};
+absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario,
+                                     const SolveOptions& options, const WarmStart& warm);
+
 }  // namespace ckptdp
 
 #endif  // CKPTDP_ENGINE_H_

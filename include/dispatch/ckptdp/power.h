@@ -10,6 +10,7 @@
 #ifndef CKPTDP_POWER_H_
 #define CKPTDP_POWER_H_
 
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -27,6 +28,7 @@ struct PowerInputs {
   Costs costs;
   Battery battery;
   bool use_battery = false;
+  std::optional<double> soc_final_kwh;  // E_T if not E_0 (Instance::battery_soc_final_kwh)
 
   static PowerInputs FromInstance(const Instance& instance, bool use_battery);
   int Slots() const { return static_cast<int>(renewable_kw.size()); }
