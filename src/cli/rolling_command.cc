@@ -28,8 +28,15 @@ struct RollingArgs {
 };
 
 // The `rolling` section of the result (docs/result-format.md).
-nlohmann::ordered_json RollingJson(const RollingArgs& args, const RollingOutcome& o) {
+nlohmann::ordered_json RollingJson(const RollingArgs& args, const Instance& forecast,
+                                   const Series& actual, const RollingOutcome& o) {
   using Json = nlohmann::ordered_json;
+  // Per slot: the day-ahead plan's load and both renewable series (tools/plot.py).
+  std::vector<double> forecast_kw, actual_kw;
+  for (int t = 0; t < forecast.time.slots; ++t) {
+    forecast_kw.push_back(forecast.RenewableKw(t));
+    actual_kw.push_back(actual.pv_kw[t] + actual.wind_kw[t]);
+  }
   Json resolves = Json::array();
   double resolve_s = 0;
   for (const RollingSolve& s : o.resolves) {
@@ -65,7 +72,10 @@ nlohmann::ordered_json RollingJson(const RollingArgs& args, const RollingOutcome
           {"resolve_seconds_total", resolve_s},
           {"resolves", std::move(resolves)},
           {"shortfalls", std::move(shortfalls)},
-          {"notes", o.notes}};
+          {"notes", o.notes},
+          {"day_ahead_aidc_kw", o.day_ahead.load.aidc_kw},
+          {"forecast_renewable_kw", forecast_kw},
+          {"actual_renewable_kw", actual_kw}};
 }
 
 int RunRollingCommand(const RollingArgs& args, const SolveOptions& base_options) {
@@ -91,7 +101,7 @@ int RunRollingCommand(const RollingArgs& args, const SolveOptions& base_options)
 
   nlohmann::ordered_json json =
       nlohmann::ordered_json::parse(ResultToJson(*actual_instance, in.modes, outcome->realised));
-  json["rolling"] = RollingJson(args, *outcome);
+  json["rolling"] = RollingJson(args, in.instance, *actual, *outcome);
   const std::string text = json.dump(2);
   if (outcome->shortfalls.empty()) {
     absl::StatusOr<CheckReport> report = CheckResult(*actual_instance, text);
