@@ -154,7 +154,8 @@ Command AddRollingCommand(CLI::App& parent) {
       ->required();
   app->add_option("--every", args->every, "Slots executed between re-solves (at least)")
       ->capture_default_str();
-  app->add_option("--scenario", args->scenario, "S3, S4 or S6 (S1, S2, S5 have nothing to re-plan)")
+  app->add_option("--scenario", args->scenario,
+                  "S4 or S6 (the scenarios that re-plan on the checkpoint graphs)")
       ->capture_default_str();
   app->add_option("--out", args->out, "Write the result JSON with its rolling section here");
   app->add_flag("--cold", args->cold, "Re-solve without the previous plan as a warm start");

@@ -99,6 +99,11 @@ absl::StatusOr<RollingOutcome> RunRolling(const Instance& forecast, const Series
     return absl::InvalidArgumentError(
         absl::StrCat("--every: must be at least 1 slot, got ", options.every_slots));
   }
+  if (options.scenario != Scenario::kS4 && options.scenario != Scenario::kS6) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--scenario: rolling re-plans jobs on their checkpoint graphs: S4 or S6, got ",
+                     ScenarioName(options.scenario)));
+  }
   CKPTDP_RETURN_IF_ERROR(ValidateSolveOptions(options.solve));
   CKPTDP_ASSIGN_OR_RETURN(const Instance actual_instance, WithActualSeries(forecast, actual));
   CKPTDP_ASSIGN_OR_RETURN(const std::vector<JobModes> modes, BuildAllModes(forecast));
