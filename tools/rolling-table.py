@@ -4,8 +4,8 @@
     /usr/bin/python3 tools/rolling-table.py [--ckptdp build/ckptdp]
 
 Runs `ckptdp rolling` on the shipped week (instances/paper_week.json, forecast; actual
-series instances/paper_week_actual.csv), S6, --max-nodes 0, with --every 4 warm-started,
---every 4 cold and --every 8 warm-started, and prints one Markdown row per run: the cost of
+series instances/paper_week_actual.csv), S6, --max-nodes 0, with --every 1, 4 and 8
+warm-started and --every 4 cold, and prints one Markdown row per run: the cost of
 the day-ahead plan on the forecast, that plan executed unchanged on the actuals
 (power-side recourse only), the rolling (realised) cost, perfect foresight (S6 solved on
 the actuals) with its bound, S1 on the actuals, how far the realised cost is above the
@@ -20,7 +20,7 @@ import sys
 import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RUNS = [("4", []), ("4, cold", ["--cold"]), ("8", [])]
+RUNS = [("1", []), ("4", []), ("4, cold", ["--cold"]), ("8", [])]
 
 
 def run(ckptdp, every, extra, out):

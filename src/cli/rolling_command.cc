@@ -97,6 +97,11 @@ int RunRollingCommand(const RollingArgs& args, const SolveOptions& base_options)
   options.solve.log = nullptr;  // dozens of solves: the summary below says what happened
   options.solve.stop = InstallInterruptHandler();
   absl::StatusOr<RollingOutcome> outcome = RunRolling(in.instance, *actual, options);
+  if (absl::IsFailedPrecondition(outcome.status())) {
+    // No day-ahead plan to start from: nothing was executed, and no file is written.
+    std::cerr << "ckptdp: " << outcome.status().message() << "\n";
+    return kExitInfeasible;
+  }
   if (!outcome.ok()) return ReportError(outcome.status());
 
   nlohmann::ordered_json json =

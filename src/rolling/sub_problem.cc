@@ -26,7 +26,7 @@ absl::Status CheckSameModes(const std::string& name, const JobModes& original,
            Near(sub.feasible[m].throughput_flops, original.feasible[m].throughput_flops);
   }
   if (same) return absl::OkStatus();
-  return absl::FailedPreconditionError(absl::StrFormat(
+  return absl::InternalError(absl::StrFormat(
       "rolling: job %s: its remaining work does not keep the original modes and segment work",
       name));
 }

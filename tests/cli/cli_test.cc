@@ -553,6 +553,13 @@ TEST_CASE("rolling refuses bad input with exit 2 and writes nothing", "[cli]") {
     CHECK(Contains(r.err, c.message));
     CHECK(Entries(out.path()).empty());
   }
+  // No day-ahead plan within the limit: exit 1, said so, and still no file.
+  const Outcome r = RunCli(
+      {"rolling", week.string(), "--actual", actual.string(), "--time-limit", "0", "--out", file});
+  INFO("stderr: " << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(Contains(r.err, "ckptdp: rolling: the day-ahead plan has no schedule"));
+  CHECK(Entries(out.path()).empty());
 }
 
 }  // namespace

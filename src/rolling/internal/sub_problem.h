@@ -46,7 +46,7 @@ int DecisionHorizonEnd(const Instance& instance, const std::vector<JobState>& st
 // The sub-problem on slots [origin, end) of `series` (the original's slots; sliced here),
 // the battery from `soc_kwh` to `soc_end_kwh`. Jobs already done or released at or after
 // `end` are left out; a job whose deadline has passed unfinished is left out too (the
-// caller reports it). FailedPrecondition if a sub-job's modes or segment work differ from
+// caller reports it). Internal if a sub-job's modes or segment work differ from
 // the original's (the carried state would then not be exact).
 absl::StatusOr<SubProblem> BuildSubProblem(const Instance& original,
                                            const std::vector<JobModes>& modes,
