@@ -195,6 +195,11 @@ absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario sc
   }
   internal::RootSetup setup;
   setup.seed = seed ? &*seed : nullptr;
+  const internal::Multipliers start_prices{warm.lambda_usd_per_kw, warm.mu_usd_per_gpu};
+  if (static_cast<int>(start_prices.lambda.size()) == instance.time.slots &&
+      static_cast<int>(start_prices.mu.size()) == instance.time.slots) {
+    setup.start = &start_prices;
+  }
   setup.deflection = seed ? kSeededDeflection : 0.0;
   CKPTDP_ASSIGN_OR_RETURN(internal::EngineOutcome outcome,
                           internal::RunLagrangian(context, work, options, start, setup, log));
@@ -219,6 +224,8 @@ absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario sc
                                                  outcome.multipliers, *outcome.incumbent));
   }
   r.solver.nodes = outcome.nodes;
+  r.solver.lambda_usd_per_kw = outcome.multipliers.lambda;
+  r.solver.mu_usd_per_gpu = outcome.multipliers.mu;
   r.status = outcome.status;
   r.solver.iterations = outcome.iterations;
   r.lower_bound_usd = outcome.lower_bound;

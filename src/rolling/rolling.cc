@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <span>
 
 #include "absl/strings/str_cat.h"
@@ -79,6 +81,32 @@ absl::StatusOr<double> ExecuteUnchanged(const Instance& forecast, const Series& 
   return executed.TotalCostUsd();
 }
 
+// The latest multipliers known per slot of the horizon (NaN: none), from the first plan and
+// each re-solve: a re-solve starts from them, shifted to its slots, when all are known.
+struct LatestMultipliers {
+  std::vector<double> lambda, mu;
+
+  explicit LatestMultipliers(int slots)
+      : lambda(slots, std::numeric_limits<double>::quiet_NaN()),
+        mu(slots, std::numeric_limits<double>::quiet_NaN()) {}
+
+  void Record(const SolverStats& s, int origin) {
+    if (s.lambda_usd_per_kw.size() != s.mu_usd_per_gpu.size()) return;
+    for (std::size_t k = 0; k < s.lambda_usd_per_kw.size(); ++k) {
+      lambda[origin + k] = s.lambda_usd_per_kw[k];
+      mu[origin + k] = s.mu_usd_per_gpu[k];
+    }
+  }
+
+  void Offer(int from, int to, WarmStart& warm) const {
+    for (int t = from; t < to; ++t) {
+      if (std::isnan(lambda[t]) || std::isnan(mu[t])) return;
+    }
+    warm.lambda_usd_per_kw.assign(lambda.begin() + from, lambda.begin() + to);
+    warm.mu_usd_per_gpu.assign(mu.begin() + from, mu.begin() + to);
+  }
+};
+
 double Seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
@@ -129,6 +157,8 @@ absl::StatusOr<RollingOutcome> RunRolling(const Instance& forecast, const Series
     graphs.emplace_back(forecast, static_cast<int>(j), modes[j], GraphOptions{});
   }
   Schedule plan = out.day_ahead.schedule;
+  LatestMultipliers prices(T);
+  prices.Record(out.day_ahead.solver, 0);
   double soc = forecast.battery.soc_initial_kwh;
   PowerDispatch executed;
   int iterations = out.day_ahead.solver.iterations;
@@ -156,7 +186,10 @@ absl::StatusOr<RollingOutcome> RunRolling(const Instance& forecast, const Series
     if (sub.job_of.empty()) continue;  // nothing left to plan: the power side runs on
     const Schedule seed = rolling_internal::ToSubSchedule(sub, states, plan);
     WarmStart warm;
-    if (options.warm_start) warm.incumbent = &seed;
+    if (options.warm_start) {
+      warm.incumbent = &seed;
+      prices.Offer(t, end, warm);
+    }
     const auto solve_start = std::chrono::steady_clock::now();
     absl::StatusOr<Result> r = SolveScenario(sub.instance, scenario, options.solve, warm);
     RollingSolve rs;
@@ -169,6 +202,7 @@ absl::StatusOr<RollingOutcome> RunRolling(const Instance& forecast, const Series
       rs.plan_cost_usd = r->objective_usd;
       iterations += r->solver.iterations;
       plan = rolling_internal::MergeSubSchedule(sub, states, plan, r->schedule);
+      prices.Record(r->solver, t);
     } else {
       // Fallback: the previous plan stays (it is complete and within the site limits,
       // which do not depend on the renewables), and the run says so.

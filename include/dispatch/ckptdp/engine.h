@@ -64,8 +64,12 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
 // previous window's plan carried over, offered as the first incumbent of a flexible scenario
 // (it is evaluated exactly and ignored if it breaks a site limit). S6 and S3 then start from
 // it instead of solving S4 first. Null: a cold solve, as above.
+// Starting multipliers (SolverStats's, shifted to this instance's slots) replace the default
+// start of the flexible scenarios' Lagrangian when both have one value per slot.
 struct WarmStart {
   const Schedule* incumbent = nullptr;
+  std::vector<double> lambda_usd_per_kw = {};
+  std::vector<double> mu_usd_per_gpu = {};
 };
 absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario,
                                      const SolveOptions& options, const WarmStart& warm);
