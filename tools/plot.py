@@ -5,6 +5,9 @@
 
 The kind of INPUT is detected from its contents:
 
+  rolling result  (ckptdp rolling --out)  rolling-<S>: day-ahead planned vs realised AIDC
+                                          load, forecast vs actual renewables and the
+                                          forecast error; then the result plots below.
   result JSON     (ckptdp solve --out)    balance-<S>: 24-h source-load-storage-grid balance
                                           (Fig. 8); jobs-<S>: GPUs, AIDC power and checkpoint
                                           progress per job (Figs. 10-11); above 7 jobs, a heat
@@ -356,6 +359,38 @@ def used_layouts(result, job_name):
     return set()
 
 
+def plot_rolling(doc, out_dir, formats):
+    """Plan vs realised load (top) and forecast vs actual renewables with the error (bottom)."""
+    roll = doc["rolling"]
+    planned = roll["day_ahead_aidc_kw"]
+    realised = [s["aidc_kw"] for s in doc["slots"]]
+    fc, act = roll["forecast_renewable_kw"], roll["actual_renewable_kw"]
+    slots = list(range(len(realised)))
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(10, 5.5), sharex=True)
+    top.step(slots, planned, where="post", color=C_GRID, label="day-ahead plan (forecast)")
+    top.step(slots, realised, where="post", color=JOB_COLORS[0], label="realised (rolling)")
+    top.set_ylabel("AIDC load (kW)")
+    top.legend(loc="upper right", fontsize=8)
+    top.set_title(f"{doc['instance']}, {doc['scenario']}, re-solve every "
+                  f"{roll['every_slots']} slots: realised {roll['realised_cost_usd']:.2f} USD, "
+                  f"day-ahead plan executed {roll['day_ahead_executed_cost_usd']:.2f} USD, "
+                  f"perfect-foresight bound {roll['perfect_foresight_bound_usd']:.2f} USD",
+                  fontsize=8)
+    bottom.step(slots, fc, where="post", color=C_RENEWABLE, label="forecast (SP15 day-ahead)")
+    bottom.step(slots, act, where="post", color="#2e7d32", label="actual")
+    bottom.bar(slots, [a - f for a, f in zip(act, fc)], width=1.0, align="edge",
+               color=C_PRICE, alpha=0.5, label="error (actual - forecast)")
+    for s in roll["resolves"]:
+        for ax in (top, bottom):
+            ax.axvline(s["start_slot"], color="#bdbdbd", lw=0.5, zorder=0)
+    bottom.axhline(0, color="black", lw=0.5)
+    bottom.set_ylabel("renewables (kW)")
+    bottom.set_xlabel("slot (grey lines: re-solves)")
+    bottom.legend(loc="upper right", fontsize=8)
+    fig.tight_layout()
+    return save(fig, out_dir, f"rolling-{doc['scenario']}", formats)
+
+
 def plot_modes(doc, out_dir, formats, result=None, name="modes"):
     jobs = doc["jobs"]
     fig, axes = plt.subplots(1, len(jobs), figsize=(4.6 * len(jobs), 4), squeeze=False)
@@ -542,6 +577,8 @@ def main(argv):
             if not doc["slots"]:
                 raise InputError(f"{args.input}: the result has no schedule "
                                  f"(status {doc['status']}); nothing to plot")
+            if "rolling" in doc:
+                plot_rolling(doc, args.out_dir, formats)
             plot_balance(doc, args.out_dir, formats)
             plot_jobs(doc, args.out_dir, formats)
             if args.modes:

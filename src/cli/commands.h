@@ -32,6 +32,7 @@ Command AddGenerateCommand(CLI::App& parent);
 Command AddSweepCommand(CLI::App& parent);
 Command AddExportCommand(CLI::App& parent);
 Command AddMilpResultCommand(CLI::App& parent);
+Command AddRollingCommand(CLI::App& parent);
 
 // Prints "ckptdp: <message>" to stderr and maps the status to an exit code:
 // InvalidArgument / NotFound / OutOfRange / FailedPrecondition -> 2, anything else -> 3.

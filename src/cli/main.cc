@@ -53,10 +53,10 @@ int main(int argc, char** argv) {
   app.failure_message([](const CLI::App* a, const CLI::Error& e) {
     return "ckptdp: " + CLI::FailureMessage::simple(a, e);
   });
-  std::vector<Command> commands = {AddModesCommand(app),     AddSolveCommand(app),
-                                   AddScenariosCommand(app), AddCheckCommand(app),
-                                   AddGenerateCommand(app),  AddSweepCommand(app),
-                                   AddExportCommand(app),    AddMilpResultCommand(app)};
+  std::vector<Command> commands = {
+      AddModesCommand(app),  AddSolveCommand(app),      AddScenariosCommand(app),
+      AddCheckCommand(app),  AddGenerateCommand(app),   AddSweepCommand(app),
+      AddExportCommand(app), AddMilpResultCommand(app), AddRollingCommand(app)};
   if (const std::string error = SubcommandError(argc, argv, commands); !error.empty()) {
     std::cerr << "ckptdp: " << error << "\nRun with --help or --help-all for more information.\n";
     return kExitBadInput;

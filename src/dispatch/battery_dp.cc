@@ -59,12 +59,14 @@ BatteryModel BatteryModel::FromInputs(const PowerInputs& inputs) {
           .soc_min_kwh = b.soc_min_kwh,
           .soc_max_kwh = b.soc_max_kwh,
           .soc_initial_kwh = b.soc_initial_kwh,
-          .wear_usd_per_kwh = inputs.costs.battery_wear_usd_per_mwh / 1000.0};
+          .wear_usd_per_kwh = inputs.costs.battery_wear_usd_per_mwh / 1000.0,
+          .soc_final_kwh = inputs.soc_final_kwh};
 }
 
 absl::Status ValidateBatteryModel(const BatteryModel& m) {
-  for (double v : {m.step_hours, m.power_kw, m.charge_efficiency, m.discharge_efficiency,
-                   m.soc_min_kwh, m.soc_max_kwh, m.soc_initial_kwh, m.wear_usd_per_kwh}) {
+  for (double v :
+       {m.step_hours, m.power_kw, m.charge_efficiency, m.discharge_efficiency, m.soc_min_kwh,
+        m.soc_max_kwh, m.soc_initial_kwh, m.FinalSoc(), m.wear_usd_per_kwh}) {
     if (!std::isfinite(v)) return absl::InvalidArgumentError("battery: parameters must be finite");
   }
   if (m.step_hours <= 0) return absl::InvalidArgumentError("battery: step_hours must be > 0");
@@ -78,6 +80,11 @@ absl::Status ValidateBatteryModel(const BatteryModel& m) {
     return absl::InvalidArgumentError(
         absl::StrCat("battery: need soc_min <= soc_initial <= soc_max, got ", m.soc_min_kwh, " / ",
                      m.soc_initial_kwh, " / ", m.soc_max_kwh));
+  }
+  if (!(m.soc_min_kwh <= m.FinalSoc() && m.FinalSoc() <= m.soc_max_kwh)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("battery: need soc_min <= soc_final <= soc_max, got ", m.soc_min_kwh, " / ",
+                     m.FinalSoc(), " / ", m.soc_max_kwh));
   }
   return absl::OkStatus();
 }
@@ -102,7 +109,7 @@ absl::StatusOr<BatteryDpResult> SolveBatteryDp(const BatteryModel& model,
 
   // value[t] = V_t for t = 1..T (V_0 is only needed at E_0: the forward pass's first step).
   std::vector<ConvexPwl> value(T + 1);
-  value[T] = ConvexPwl::Single(model.soc_initial_kwh, 0.0);
+  value[T] = ConvexPwl::Single(model.FinalSoc(), 0.0);
   for (int t = T; t >= 2; --t) {
     // V_{t-1}(E) = min_u V_t(u) + h_t(u - E) = (V_t □ h_t(-.))(E).
     value[t - 1] = ConvexPwl::InfConvolution(value[t], stage[t - 1].Mirrored())
@@ -125,8 +132,7 @@ absl::StatusOr<BatteryDpResult> SolveBatteryDp(const BatteryModel& model,
     // Rounding may put b a hair outside the stage's domain; the domain is exact.
     result.net_kw[t - 1] =
         std::clamp(b, std::max(c.lo(), -model.power_kw), std::min(c.hi(), model.power_kw));
-    soc =
-        t == T ? model.soc_initial_kwh : std::clamp(step->y, model.soc_min_kwh, model.soc_max_kwh);
+    soc = t == T ? model.FinalSoc() : std::clamp(step->y, model.soc_min_kwh, model.soc_max_kwh);
     result.soc_kwh[t - 1] = soc;
   }
   return result;

@@ -187,18 +187,27 @@ absl::StatusOr<std::optional<Schedule>> WarmStartFromS4(const Instance& instance
 
 // S3, S4, S6: the Lagrangian root, then (on the checkpoint graphs) branch and bound.
 absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario scenario,
-                           const SolveOptions& options, Clock::time_point start,
-                           double reference_cost, Result& r) {
+                           const SolveOptions& options, const WarmStart& warm,
+                           Clock::time_point start, double reference_cost, Result& r) {
   const Instance& instance = *context.instance;
   internal::SolverLog log(options.log, options.log_level, start);
   internal::Workspaces work = internal::MakeWorkspaces(context);
   std::optional<Schedule> seed;
-  if (scenario == Scenario::kS6 || scenario == Scenario::kS3) {
+  if (warm.incumbent != nullptr) {
+    seed = *warm.incumbent;
+    if (scenario == Scenario::kS3)
+      seed = internal::AsIdealSchedule(instance, *context.modes, *seed);
+  } else if (scenario == Scenario::kS6 || scenario == Scenario::kS3) {
     CKPTDP_ASSIGN_OR_RETURN(seed,
                             WarmStartFromS4(instance, *context.modes, scenario, options, log));
   }
   internal::RootSetup setup;
   setup.seed = seed ? &*seed : nullptr;
+  const internal::Multipliers start_prices{warm.lambda_usd_per_kw, warm.mu_usd_per_gpu};
+  if (static_cast<int>(start_prices.lambda.size()) == instance.time.slots &&
+      static_cast<int>(start_prices.mu.size()) == instance.time.slots) {
+    setup.start = &start_prices;
+  }
   setup.deflection = seed ? kSeededDeflection : 0.0;
   CKPTDP_ASSIGN_OR_RETURN(internal::EngineOutcome outcome,
                           internal::RunLagrangian(context, work, options, start, setup, log));
@@ -228,6 +237,8 @@ absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario sc
                                                  outcome.multipliers, *outcome.incumbent));
   }
   r.solver.nodes = outcome.nodes;
+  r.solver.lambda_usd_per_kw = outcome.multipliers.lambda;
+  r.solver.mu_usd_per_gpu = outcome.multipliers.mu;
   r.status = outcome.status;
   r.solver.iterations = outcome.iterations;
   r.lower_bound_usd = outcome.lower_bound;
@@ -261,6 +272,11 @@ internal::CapacityProof AgreedCapacityProof(const internal::ScenarioContext& con
 
 absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario,
                                      const SolveOptions& options) {
+  return SolveScenario(instance, scenario, options, WarmStart{});
+}
+
+absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario,
+                                     const SolveOptions& options, const WarmStart& warm) {
   const Clock::time_point start = Clock::now();
   CKPTDP_RETURN_IF_ERROR(ValidateSolveOptions(options));
   CKPTDP_RETURN_IF_ERROR(ValidateInstance(instance));
@@ -287,7 +303,8 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
     r.diagnosis = proof.diagnosis;
     r.solver.iterations = proof.iterations;
   } else {
-    CKPTDP_RETURN_IF_ERROR(SolveFlexible(context, scenario, options, start, reference_cost, r));
+    CKPTDP_RETURN_IF_ERROR(
+        SolveFlexible(context, scenario, options, warm, start, reference_cost, r));
   }
   // An interrupt that came before the search ended is what ended it.
   const bool stopped = options.stop != nullptr && options.stop->load();

@@ -84,7 +84,7 @@ class Root {
         update_(RootStepOptions(setup.deflection)),
         gap_{options.gap},
         ceiling_(CostCeiling(c)),
-        prices_(WarmStart(c)) {
+        prices_(setup.start != nullptr ? *setup.start : WarmStart(c)) {
     out_.status = SolveStatus::kFeasible;
   }
 

@@ -419,6 +419,7 @@ PowerInputs PowerInputs::FromInstance(const Instance& instance, bool use_battery
     in.price_usd_per_mwh[t] = at(s.price_usd_per_mwh, t);
   }
   in.costs = instance.costs;
+  in.soc_final_kwh = instance.battery_soc_final_kwh;
   in.battery = instance.battery;
   in.use_battery = use_battery;
   const GridContract& g = instance.grid;

@@ -11,9 +11,11 @@
 #include <system_error>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "instance/internal/file_io.h"
 #include "instance/internal/grid_contract.h"
 #include "instance/internal/messages.h"
+#include "instance/internal/validate.h"
 
 namespace ckptdp::instance_internal {
 namespace {
@@ -178,3 +180,16 @@ absl::StatusOr<Series> ReadSeriesCsv(const std::filesystem::path& file, int expe
 }
 
 }  // namespace ckptdp::instance_internal
+
+namespace ckptdp {
+
+absl::StatusOr<Series> LoadSeriesCsv(const std::filesystem::path& path, int slots,
+                                     std::string_view field) {
+  absl::StatusOr<Series> series = instance_internal::ReadSeriesCsv(path, slots);
+  absl::Status status = series.status();
+  if (series.ok()) status = instance_internal::ValidateSeries(*series, slots);
+  if (status.ok()) return series;
+  return absl::Status(status.code(), absl::StrCat(std::string(field), ": ", status.message()));
+}
+
+}  // namespace ckptdp

@@ -8,6 +8,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "ckptdp/instance.h"
 #include "instance/internal/fields.h"
@@ -214,6 +215,14 @@ absl::Status ValidateInstance(const Instance& instance) {
   CKPTDP_RETURN_IF_ERROR(ValidateGridContract(instance.grid, instance.series, instance.time.slots));
   CKPTDP_RETURN_IF_ERROR(ValidateCosts(instance.costs));
   CKPTDP_RETURN_IF_ERROR(ValidateBattery(instance.battery));
+  if (const std::optional<double>& e_t = instance.battery_soc_final_kwh;
+      e_t.has_value() &&
+      !(instance.battery.soc_min_kwh <= *e_t && *e_t <= instance.battery.soc_max_kwh)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "battery_soc_final_kwh (set in code): must be in [soc_min_kwh, "
+        "soc_max_kwh] = [",
+        instance.battery.soc_min_kwh, ", ", instance.battery.soc_max_kwh, "], got ", *e_t));
+  }
   CKPTDP_RETURN_IF_ERROR(ValidateModel(instance.model));
   for (std::size_t i = 0; i < instance.jobs.size(); ++i) {
     CKPTDP_RETURN_IF_ERROR(ValidateJob(instance.jobs[i], IndexPath("jobs", i), instance.time));

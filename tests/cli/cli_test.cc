@@ -293,8 +293,8 @@ TEST_CASE("An unknown subcommand is named and the subcommands are listed", "[cli
   INFO("stderr: " << r.err);
   CHECK(r.exit_code == kBadInput);
   CHECK(Contains(r.err, "ckptdp: unknown subcommand \"bogus\""));
-  for (const char* sub :
-       {"modes", "solve", "scenarios", "check", "generate", "sweep", "export", "milp-result"}) {
+  for (const char* sub : {"modes", "solve", "scenarios", "check", "generate", "sweep", "export",
+                          "milp-result", "rolling"}) {
     CHECK(Contains(r.err, sub));
   }
 }
@@ -514,6 +514,52 @@ TEST_CASE("Writing into a missing directory fails and leaves nothing behind", "[
   }
   CHECK_FALSE(fs::exists(missing));
   CHECK(Entries(dir.path()).empty());
+}
+
+}  // namespace
+}  // namespace ckptdp
+
+namespace ckptdp {
+namespace {
+
+// `rolling` on bad input: exit 2 with the flag or field named, and no file written.
+TEST_CASE("rolling refuses bad input with exit 2 and writes nothing", "[cli]") {
+  const fs::path week = kSource / "instances/paper_week.json";
+  const fs::path actual = kSource / "instances/paper_week_actual.csv";
+  TempDir out;
+  const std::string file = (out / "r.json").string();
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"rolling", week.string(), "--actual",
+        (kSource / "instances/paper_2048gpu_series.csv").string(), "--out", file},
+       "--actual: "},
+      {{"rolling", week.string(), "--actual", (out / "missing.csv").string(), "--out", file},
+       "--actual: "},
+      {{"rolling", week.string(), "--actual", actual.string(), "--every", "0", "--out", file},
+       "--every: must be at least 1"},
+      {{"rolling", week.string(), "--actual", actual.string(), "--scenario", "S1", "--out", file},
+       "--scenario: rolling re-plans"},
+      {{"rolling", kPaper.string(), "--actual",
+        (kSource / "instances/paper_2048gpu_series.csv").string(), "--out", file},
+       "model.kernel_efficiency"},
+  };
+  for (const Case& c : cases) {
+    const Outcome r = RunCli(c.args);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == kBadInput);
+    CHECK(Contains(r.err, c.message));
+    CHECK(Entries(out.path()).empty());
+  }
+  // No day-ahead plan within the limit: exit 1, said so, and still no file.
+  const Outcome r = RunCli(
+      {"rolling", week.string(), "--actual", actual.string(), "--time-limit", "0", "--out", file});
+  INFO("stderr: " << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(Contains(r.err, "ckptdp: rolling: the day-ahead plan has no schedule"));
+  CHECK(Entries(out.path()).empty());
 }
 
 }  // namespace

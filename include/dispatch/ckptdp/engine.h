@@ -66,6 +66,20 @@ absl::Status ValidateSolveOptions(const SolveOptions& options);
 absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario,
                                      const SolveOptions& options);
 
+// A warm start (rolling re-solves, ckptdp/rolling.h): a schedule of this instance, e.g. the
+// previous window's plan carried over, offered as the first incumbent of a flexible scenario
+// (it is evaluated exactly and ignored if it breaks a site limit). S6 and S3 then start from
+// it instead of solving S4 first. Null: a cold solve, as above.
+// Starting multipliers (SolverStats's, shifted to this instance's slots) replace the default
+// start of the flexible scenarios' Lagrangian when both have one value per slot.
+struct WarmStart {
+  const Schedule* incumbent = nullptr;
+  std::vector<double> lambda_usd_per_kw = {};
+  std::vector<double> mu_usd_per_gpu = {};
+};
+absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario,
+                                     const SolveOptions& options, const WarmStart& warm);
+
 }  // namespace ckptdp
 
 #endif  // CKPTDP_ENGINE_H_

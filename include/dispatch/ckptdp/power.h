@@ -11,6 +11,7 @@
 #define CKPTDP_POWER_H_
 
 #include <limits>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -28,6 +29,7 @@ struct PowerInputs {
   Costs costs;
   Battery battery;
   bool use_battery = false;
+  std::optional<double> soc_final_kwh;  // E_T if not E_0 (Instance::battery_soc_final_kwh)
 
   // The grid contract (docs/model.md, "Grid contract"). The defaults are the paper's
   // model: no import cap, no export, no carbon or demand charge.

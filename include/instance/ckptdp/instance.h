@@ -168,6 +168,10 @@ struct Instance {
   ModelCoefficients model;
   std::vector<Job> jobs;
   GridContract grid;  // read from and written to the "site" object
+  // In code only, not in the file format: the battery's SoC required at the end of the
+  // horizon when it differs from E_0. A rolling re-solve (ckptdp/rolling.h) starts from the
+  // SoC reached and must still end at the original E_T. Unset: E_T = soc_initial_kwh.
+  std::optional<double> battery_soc_final_kwh;
 
   double RenewableKw(int slot) const { return series.pv_kw[slot] + series.wind_kw[slot]; }
   // The import limit in force in `slot`: the connection's and the series' lower one.
@@ -191,6 +195,12 @@ absl::StatusOr<Instance> ParseInstance(std::string_view json_text,
 
 // Re-validates an instance built or modified in code (sweeps, generator).
 absl::Status ValidateInstance(const Instance& instance);
+
+// Reads and validates a series CSV (docs/instance-format.md, "Series CSV") of `slots` rows,
+// e.g. the actual series a rolling run executes against (ckptdp/rolling.h). Errors start
+// with `field` (e.g. "--actual").
+absl::StatusOr<Series> LoadSeriesCsv(const std::filesystem::path& path, int slots,
+                                     std::string_view field);
 
 // Serialises with inline series (a self-contained file that ParseInstance accepts).
 std::string InstanceToJson(const Instance& instance);

@@ -95,6 +95,10 @@ struct SolverStats {
   int nodes = 0;  // branch-and-bound nodes after the Lagrangian root
   int threads = 1;
   GapBreakdown gap_breakdown;
+  // The root's multipliers at its best bound, per slot (flexible scenarios; else empty):
+  // lambda in USD per kW of AIDC load, mu in USD per GPU. A warm start for a later solve.
+  std::vector<double> lambda_usd_per_kw = {};
+  std::vector<double> mu_usd_per_gpu = {};
 };
 
 struct Result {

@@ -24,6 +24,7 @@
 #ifndef CKPTDP_DISPATCH_INTERNAL_BATTERY_DP_H_
 #define CKPTDP_DISPATCH_INTERNAL_BATTERY_DP_H_
 
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -42,6 +43,9 @@ struct BatteryModel {
   double soc_max_kwh = 0;
   double soc_initial_kwh = 0;
   double wear_usd_per_kwh = 0;  // c_bat / 1000, on (ch + dis) * dt
+  // E_T when it differs from E_0 (Instance::battery_soc_final_kwh); unset: E_T = E_0.
+  std::optional<double> soc_final_kwh = std::nullopt;
+  double FinalSoc() const { return soc_final_kwh.value_or(soc_initial_kwh); }
 
   static BatteryModel FromInputs(const PowerInputs& inputs);
 };

@@ -61,6 +61,9 @@ struct RootSetup {
   // In [0, 1): the step direction's share of the previous direction (multiplier_update.h).
   double deflection = 0.0;
   RepairPolicy repair;
+  // Starting multipliers (one per slot each), or null: the marginal cost of power at the
+  // baseline load and mu = 0. A rolling re-solve passes the previous window's, shifted.
+  const Multipliers* start = nullptr;
 };
 
 // The root of the engine: Lagrangian iterations with primal recovery, then neighbourhood
