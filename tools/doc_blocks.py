@@ -67,7 +67,8 @@ def parse_directive(text):
         if not item:
             continue
         key, _, value = item.partition(" ")
-        out.append((key.strip(), value.strip()))
+        # "rows: REGEX" and "rows REGEX" both work (docs/doc-tests.md shows the colon form).
+        out.append((key.strip().rstrip(":"), value.strip()))
     return out
 
 
