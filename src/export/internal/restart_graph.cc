@@ -47,6 +47,15 @@ bool RestartRules::InitialEdgeFrom(const GraphState& s) const {
   return graph_.initial_mode() >= 0 && graph_.release() == 0 && s == Source();
 }
 
+GraphState RestartRules::Train(const GraphState& s, int m, int slots, int dk) const {
+  return GraphState{s.slot + slots, s.segment + dk, 0, 0, RunState::kRunning, m};
+}
+
+GraphState FeasibleLayout(const CheckpointGraph& graph, GraphState s) {
+  if (s.layout >= 0) s.layout = graph.feasible_index(s.layout);
+  return s;
+}
+
 JobStateGraph BuildRestartStateGraph(const CheckpointGraph& graph) {
   const RestartRules rules(graph);
   const int release = graph.release(), deadline = graph.deadline();
@@ -94,10 +103,6 @@ JobStateGraph BuildRestartStateGraph(const CheckpointGraph& graph) {
     const GraphState& s = state_of[i];
     if (std::optional<GraphState> next = rules.Wait(s)) add(i, *next, GraphEdge{});
     const int dk_limit = std::min(max_dk, segments - s.segment);
-    const auto running = [&](int m, int end, int dk) {
-      GraphState t{end, s.segment + dk, 0, 0, RunState::kRunning, m};
-      return t;
-    };
     if (rules.InitialEdgeFrom(s)) {
       const int m = graph.initial_mode();
       for (int dk = 1; dk <= dk_limit; ++dk) {
@@ -107,7 +112,7 @@ JobStateGraph BuildRestartStateGraph(const CheckpointGraph& graph) {
         e.graph_mode = m;
         e.dk = dk;
         e.continues_initial = true;
-        add(i, running(m, end, dk), e);
+        add(i, rules.Train(s, m, end - s.slot, dk), e);
       }
     }
     for (int m = 0; m < modes; ++m) {
@@ -120,7 +125,7 @@ JobStateGraph BuildRestartStateGraph(const CheckpointGraph& graph) {
         e.graph_mode = m;
         e.dk = dk;
         e.overhead = *o;
-        add(i, running(m, end, dk), e);
+        add(i, rules.Train(s, m, end - s.slot, dk), e);
       }
     }
   }
@@ -131,9 +136,7 @@ JobStateGraph BuildRestartStateGraph(const CheckpointGraph& graph) {
   JobStateGraph out = KeepUsefulStates(state_of, reachable, candidates, source, sink);
   out.restarts = true;
   // Names and roles speak of feasible modes.
-  for (GraphState& s : out.states) {
-    if (s.layout >= 0) s.layout = graph.feasible_index(s.layout);
-  }
+  for (GraphState& s : out.states) s = FeasibleLayout(graph, s);
   return out;
 }
 

@@ -33,6 +33,8 @@ class RestartRules {
   std::optional<Overhead> TrainOverhead(const GraphState& s, int m) const;
   // Whether the initial run can continue from s.
   bool InitialEdgeFrom(const GraphState& s) const;
+  // The state after a train edge in graph mode m of `slots` slots covering `dk` segments.
+  GraphState Train(const GraphState& s, int m, int slots, int dk) const;
 
  private:
   const CheckpointGraph& graph_;
@@ -40,6 +42,9 @@ class RestartRules {
 };
 
 JobStateGraph BuildRestartStateGraph(const CheckpointGraph& graph);
+
+// `s` with its layout as a feasible-mode index, as names and JobStateGraph states use it.
+GraphState FeasibleLayout(const CheckpointGraph& graph, GraphState s);
 
 }  // namespace ckptdp::export_internal
 
