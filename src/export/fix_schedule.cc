@@ -5,6 +5,7 @@
 #include "ckptdp/export.h"
 #include "ckptdp/graph.h"
 #include "export/internal/model_builder.h"
+#include "export/internal/restart_graph.h"
 #include "export/internal/state_graph.h"
 
 namespace ckptdp {
@@ -56,6 +57,69 @@ std::vector<int> SplitRun(const CheckpointGraph& graph, int m, int dk, int slots
   return pieces;
 }
 
+// GraphPathColumns for a job with restart overheads: each run is one train edge (the engine's
+// restart DP reports one run per edge), paying the overhead its run state implies.
+absl::StatusOr<std::vector<std::string>> RestartPathColumns(const Instance& instance,
+                                                            Scenario scenario,
+                                                            const CheckpointGraph& graph, int j,
+                                                            const std::vector<int>& graph_mode,
+                                                            const std::vector<Run>& runs) {
+  using export_internal::FeasibleLayout;
+  using export_internal::RestartRules;
+  const Job& job = instance.jobs[j];
+  const RestartRules rules(graph);
+  std::vector<std::string> names;
+  GraphState s = rules.Source();
+  const auto wait_until = [&](int slot, const std::string& why) -> absl::Status {
+    while (s.slot < slot) {
+      std::optional<GraphState> next = rules.Wait(s);
+      if (!next) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "fix: job ", job.name, " waits in slot ", s.slot, " at segment ", s.segment,
+            " where scenario ", std::string(ScenarioName(scenario)), " forbids it (", why, ")"));
+      }
+      names.push_back(WaitName(j, false, FeasibleLayout(graph, s)));
+      s = *next;
+    }
+    return absl::OkStatus();
+  };
+  for (int r = 0; r < static_cast<int>(runs.size()); ++r) {
+    const Run& run = runs[r];
+    const std::string what = RunText(job, r, run);
+    if (run.start_slot < s.slot || run.from_segment != s.segment) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "fix: ", what, " does not continue the path at slot ", s.slot, ", segment ", s.segment));
+    }
+    CKPTDP_RETURN_IF_ERROR(wait_until(run.start_slot, absl::StrCat("before ", what)));
+    const int m =
+        run.mode >= 0 && run.mode < static_cast<int>(graph_mode.size()) ? graph_mode[run.mode] : -1;
+    const int dk = run.to_segment - run.from_segment;
+    const int slots = run.end_slot - run.start_slot;
+    bool edge = m >= 0 && dk >= 1 && dk <= graph.max_dk() && run.to_segment <= graph.segments();
+    if (edge && m == graph.initial_mode() && rules.InitialEdgeFrom(s)) {
+      edge = graph.initial_duration(dk) == slots;
+    } else if (edge) {
+      const std::optional<Overhead> o = rules.TrainOverhead(s, m);
+      edge = o && graph.duration(m, dk, *o) == slots;
+    }
+    if (!edge) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "fix: ", what, " is not a train edge of scenario ", std::string(ScenarioName(scenario)),
+          " from the job's run state there (mode, segments or the length with its restart "
+          "overhead, docs/model.md \"Restarts\", do not match)"));
+    }
+    names.push_back(TrainName(j, run.mode, false, FeasibleLayout(graph, s), dk));
+    s = rules.Train(s, m, slots, dk);
+  }
+  CKPTDP_RETURN_IF_ERROR(wait_until(job.deadline_slot, "after the last run"));
+  if (s.segment != job.segments) {
+    return absl::InvalidArgumentError(absl::StrCat("fix: job ", job.name,
+                                                   "'s schedule does not end at segment ",
+                                                   job.segments, " by slot ", job.deadline_slot));
+  }
+  return names;
+}
+
 // The names of the columns on the schedule's path through job j's state graph, walking the
 // engine's transition rules: waits up to each run, the run's train edge, waits to the end.
 absl::StatusOr<std::vector<std::string>> GraphPathColumns(const Instance& instance,
@@ -66,6 +130,9 @@ absl::StatusOr<std::vector<std::string>> GraphPathColumns(const Instance& instan
   const StateRules rules(graph);
   std::vector<int> graph_mode(modes.feasible.size(), -1);
   for (int m = 0; m < graph.num_modes(); ++m) graph_mode[graph.feasible_index(m)] = m;
+  if (graph.has_restarts()) {
+    return RestartPathColumns(instance, scenario, graph, j, graph_mode, runs);
+  }
 
   std::vector<std::string> names;
   GraphState s = rules.Source();

@@ -6,6 +6,7 @@
 #include "ckptdp/graph.h"
 #include "export/internal/grid_contract_milp.h"
 #include "export/internal/model_builder.h"
+#include "export/internal/restart_graph.h"
 #include "export/internal/state_graph.h"
 
 namespace ckptdp {
@@ -90,7 +91,8 @@ absl::Status AddGraphJob(const Instance& instance, Scenario scenario, const JobM
   using export_internal::WaitName;
   const Job& job = instance.jobs[j];
   const CheckpointGraph graph(instance, j, modes, GraphOptionsOf(scenario));
-  const JobStateGraph sg = BuildJobStateGraph(graph);
+  const JobStateGraph sg = graph.has_restarts() ? export_internal::BuildRestartStateGraph(graph)
+                                                : BuildJobStateGraph(graph);
   if (sg.source < 0) {
     const std::string why =
         graph.Reachable()
@@ -120,7 +122,11 @@ absl::Status AddGraphJob(const Instance& instance, Scenario scenario, const JobM
       role.kind = ColumnKind::kTrain;
       role.mode = graph.feasible_index(e.graph_mode);
       role.segments_covered = e.dk;
-      role.end_slot = s.slot + graph.duration(e.graph_mode, e.dk);
+      role.end_slot =
+          s.slot + (e.continues_initial ? graph.initial_duration(e.dk)
+                                        : graph.duration(e.graph_mode, e.dk, e.overhead));
+      role.overhead_minutes = graph.OverheadMinutes(e.overhead);
+      role.continues_initial = e.continues_initial;
       column =
           AddColumn(model, TrainName(j, role.mode, sg.resources, s, e.dk), 0, 1, true, 0, role);
       AddCoverage(instance, modes.feasible[role.mode], column, role.slot, role.end_slot, slots);
@@ -316,15 +322,6 @@ absl::StatusOr<MilpModel> BuildMilp(const Instance& instance, Scenario scenario,
   const int slots_n = instance.time.slots;
   SlotTerms slots{std::vector<Terms>(slots_n), std::vector<Terms>(slots_n)};
   for (int j = 0; j < static_cast<int>(instance.jobs.size()); ++j) {
-    // The exported state graph has no run state yet: rather than a model that is not the
-    // engine's, no model (issue #14).
-    if (export_internal::UsesGraph(scenario) && TraitsOf(scenario).variable_modes &&
-        instance.jobs[j].HasRestartModel()) {
-      return absl::UnimplementedError(absl::StrCat(
-          "export: jobs[", j, "] (", instance.jobs[j].name,
-          ") has resume_minutes, reshard_minutes or initial; the MILP export does not model "
-          "restart overheads yet"));
-    }
     if (export_internal::UsesGraph(scenario)) {
       CKPTDP_RETURN_IF_ERROR(AddGraphJob(instance, scenario, modes[j], j, model, slots));
     } else {

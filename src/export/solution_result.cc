@@ -32,7 +32,12 @@ absl::StatusOr<Schedule> DecodeRuns(const Instance& instance, const std::vector<
       run.from_segment = role.segment;
       run.to_segment = role.segment + role.segments_covered;
       run.mode = role.mode;
-      run.work_flops = role.segments_covered * modes[role.job].workload.segment_flops;
+      // The initial run's first segment was partly done before slot 0.
+      const double done =
+          role.continues_initial ? instance.jobs[role.job].initial->segment_fraction : 0.0;
+      run.work_flops = (role.segments_covered - done) * modes[role.job].workload.segment_flops;
+      run.overhead_minutes = role.overhead_minutes;
+      run.continues_initial = role.continues_initial;
       schedule.jobs[role.job].push_back(run);
     } else if (role.kind == ColumnKind::kSlotMode) {
       if (!slot_mode[role.job].emplace(role.slot, role.mode).second) {

@@ -15,6 +15,12 @@
 //   ..._c1_p0               suffix of graph columns/rows when the job has operators' limits
 //                           (min_run_slots > 1 or max_pauses >= 0): the DP's resource state
 //                           (current block length capped at min_run_slots, pauses used)
+//   ..._r7 / _s7 / _s       suffix of graph columns/rows when the job has restart overheads
+//                           or an initial run: its run state at the tail (running in
+//                           feasible mode 7 / paused after a run in mode 7 / no layout that
+//                           matters); a train edge from a state pays the overhead the state
+//                           and its mode imply, x_j0_m7_t0_k0_n1_s7 from the source in the
+//                           initial mode 7 is the initial run continuing
 //   y_j0_m7_t5              S3: job 0 runs feasible mode 7 in slot 5
 //   aidc_t5 grid_t5 cur_t5 ch_t5 dis_t5 soc_t5 uch_t5 udis_t5   power side of slot 5
 // Rows: flow_j0_t5_k2 (eq. 25), sink_j0 (all resource end states), one_j0_t5 and work_j0
@@ -67,6 +73,9 @@ struct ColumnRole {
   int segments_covered = 0;
   int run_slots = 0;  // resource state of the edge's tail (only with operators' limits)
   int pauses = 0;
+  // Train edges of jobs with restart overheads (docs/model.md, "Restarts").
+  double overhead_minutes = 0;
+  bool continues_initial = false;
 };
 
 struct MilpColumn {

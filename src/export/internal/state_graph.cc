@@ -105,41 +105,64 @@ JobStateGraph BuildJobStateGraph(const CheckpointGraph& graph) {
     }
   }
 
+  std::vector<char> sink(total, 0);
+  for (size_t i = 0; i < total; ++i) sink[i] = rules.IsSink(state_of[i]);
+  JobStateGraph out =
+      KeepUsefulStates(state_of, reachable, candidates, index(rules.Source()), sink);
+  out.resources = rules.resources();
+  return out;
+}
+
+JobStateGraph KeepUsefulStates(const std::vector<GraphState>& state_of,
+                               const std::vector<char>& reachable,
+                               const std::vector<GraphEdge>& candidates, size_t source,
+                               const std::vector<char>& sink) {
+  const size_t total = state_of.size();
   // Backward: a state is useful if some edge leads from it to a useful state or a sink.
   // Edges were generated in increasing time of their tails, so walking them in reverse
   // sees every head's final mark before the edges into it.
   std::vector<char> useful(total, 0);
   for (size_t i = 0; i < total; ++i) {
-    if (reachable[i] && rules.IsSink(state_of[i])) useful[i] = 1;
+    if (reachable[i] && sink[i]) useful[i] = 1;
   }
   for (auto e = candidates.rbegin(); e != candidates.rend(); ++e) {
     if (useful[e->to]) useful[e->from] = 1;
   }
 
   JobStateGraph out;
-  out.resources = rules.resources();
   std::vector<int> kept(total, -1);
   for (size_t i = 0; i < total; ++i) {
     if (!reachable[i] || !useful[i]) continue;
     kept[i] = static_cast<int>(out.states.size());
     out.states.push_back(state_of[i]);
-    if (rules.IsSink(state_of[i])) out.sinks.push_back(kept[i]);
+    if (sink[i]) out.sinks.push_back(kept[i]);
   }
-  const size_t source = index(rules.Source());
   out.source = kept[source];
   if (out.source < 0) {  // no path at all: an empty graph
     out.states.clear();
     out.sinks.clear();
     return out;
   }
-  for (const GraphEdge& e : candidates) {
+  for (GraphEdge e : candidates) {
     if (kept[e.from] < 0 || kept[e.to] < 0) continue;
-    out.edges.push_back({kept[e.from], kept[e.to], e.graph_mode, e.dk});
+    e.from = kept[e.from];
+    e.to = kept[e.to];
+    out.edges.push_back(e);
   }
   return out;
 }
 
 std::string StateSuffix(bool resources, const GraphState& s) {
+  switch (s.run) {
+    case RunState::kRunning:
+      return absl::StrCat("_r", s.layout);
+    case RunState::kPaused:
+      return absl::StrCat("_s", s.layout);
+    case RunState::kNew:
+      return "_s";
+    case RunState::kUntracked:
+      break;
+  }
   return resources ? absl::StrCat("_c", s.run_slots, "_p", s.pauses) : std::string();
 }
 

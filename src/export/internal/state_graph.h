@@ -18,11 +18,22 @@
 
 namespace ckptdp::export_internal {
 
+enum class RunState {
+  kUntracked,  // a job without restart overheads
+  kRunning,    // an edge in `layout` ended here: training on in it is free
+  kPaused,     // paused, the last run was in `layout`
+  kNew,        // no previous layout that matters (not started; or reshard is free)
+};
+
 struct GraphState {
   int slot = 0;
   int segment = 0;
   int run_slots = 0;  // length of the current training block, capped (resources only)
   int pauses = 0;     // pauses used so far (only when max_pauses >= 0)
+  // Run state (only for jobs with restart overheads, restart_graph.h): what the job is doing
+  // when it stands at (slot, segment) and the feasible mode of its current or last layout.
+  RunState run = RunState::kUntracked;
+  int layout = -1;
   friend bool operator==(const GraphState&, const GraphState&) = default;
 };
 
@@ -54,19 +65,30 @@ class StateRules {
 struct GraphEdge {
   int from = 0;  // indices into JobStateGraph::states
   int to = 0;
-  int graph_mode = -1;  // -1: wait edge; else the CheckpointGraph mode
-  int dk = 0;           // segments covered by a train edge
+  int graph_mode = -1;                  // -1: wait edge; else the CheckpointGraph mode
+  int dk = 0;                           // segments covered by a train edge
+  Overhead overhead = Overhead::kNone;  // restart overhead the train edge pays
+  bool continues_initial = false;       // the edge continues Job::initial from slot 0
 };
 
 struct JobStateGraph {
   bool resources = false;
+  bool restarts = false;           // states carry the run state (restart_graph.h)
   std::vector<GraphState> states;  // kept: reachable from the source and reaching a sink
   int source = -1;                 // index into states, -1 if the sink is unreachable
   std::vector<int> sinks;
   std::vector<GraphEdge> edges;  // between kept states
 };
 
+// Restart graphs (graph.has_restarts()) are built by BuildRestartStateGraph instead.
 JobStateGraph BuildJobStateGraph(const CheckpointGraph& graph);
+
+// Keeps the states of `state_of` (dense) that are reachable and lie on a path to a sink,
+// and the candidate edges (endpoints as dense indices) between kept states.
+JobStateGraph KeepUsefulStates(const std::vector<GraphState>& state_of,
+                               const std::vector<char>& reachable,
+                               const std::vector<GraphEdge>& candidates, size_t source,
+                               const std::vector<char>& sink);
 
 // Column and row names (see ckptdp/export.h for the scheme).
 std::string StateSuffix(bool resources, const GraphState& s);
