@@ -222,7 +222,7 @@ MilpSolution SolveWithCbc(const std::string& cbc, const MilpModel& model, const 
   const fs::path solu = dir / (tag + ".sol");
   REQUIRE(WriteFileAtomically(file, ToLp(model)).ok());
   const std::string command = "'" + cbc + "' '" + file.string() +
-                              "' -timeMode elapsed -threads 1 -sec 60 -ratioGap 0 -solve -solu '" +
+                              "' -timeMode cpu -threads 1 -sec 120 -ratioGap 0 -solve -solu '" +
                               solu.string() + "' > /dev/null 2>&1";
   REQUIRE(std::system(command.c_str()) == 0);
   std::ifstream stream(solu);

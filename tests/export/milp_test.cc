@@ -297,15 +297,15 @@ class TempDir {
   fs::path path_;
 };
 
-// Writes `model` as LP, runs CBC on it (1 thread, wall-clock limit, no gap tolerance) and
-// reads its solution back.
+// Writes `model` as LP, runs CBC on it (1 thread, a CPU-time limit so that a loaded machine
+// cannot stop it early, no gap tolerance) and reads its solution back.
 MilpSolution SolveWithCbc(const std::string& cbc, const MilpModel& model, const fs::path& dir,
                           const std::string& tag, bool mps = false) {
   const fs::path file = dir / (tag + (mps ? ".mps" : ".lp"));
   const fs::path solu = dir / (tag + ".sol");
   REQUIRE(WriteFileAtomically(file, mps ? ToMps(model) : ToLp(model)).ok());
   const std::string command = "'" + cbc + "' '" + file.string() +
-                              "' -timeMode elapsed -threads 1 -sec 60 -ratioGap 0 -solve -solu '" +
+                              "' -timeMode cpu -threads 1 -sec 120 -ratioGap 0 -solve -solu '" +
                               solu.string() + "' > '" + (dir / (tag + ".log")).string() + "' 2>&1";
   INFO(command);
   REQUIRE(std::system(command.c_str()) == 0);
