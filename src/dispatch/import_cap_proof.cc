@@ -37,14 +37,14 @@ absl::StatusOr<ImportCapProof> ProveGreenFloorInfeasible(const ScenarioContext& 
   const std::vector<double> lo(slots, in.site.base_load_kw);
   const std::vector<double> hi(slots, in.site.site_power_cap_kw);
   PowerInputs green = power;
-  green.price_usd_per_mwh.assign(slots, 0.0);
+  green.price_usd_per_mwh.assign(slots, 1000.0);
   green.carbon_usd_per_mwh.clear();
   green.export_price_usd_per_mwh.clear();
   green.costs.curtailment_usd_per_mwh = 0;
   green.costs.battery_wear_usd_per_mwh = 0;
   green.demand_charge_usd_per_kw = 0;
-  green.min_green_share = 0;  // dualised by hand below, at a fixed price
-  green.green_price_usd_per_mwh = 1000;
+  green.min_green_share = 0;  // dualised by hand: the prices above and the credit below
+  green.green_price_usd_per_mwh = 0;
   const std::vector<double> credit(slots, (1.0 - power.min_green_share) * power.step_hours);
   CKPTDP_ASSIGN_OR_RETURN(const PowerSubproblemSolution solution,
                           SolvePowerSubproblem(green, credit, lo, hi));
