@@ -24,12 +24,49 @@ std::string SlotRanges(const std::vector<bool>& marked) {
   return out;
 }
 
+// The green floor over the same band: min over loads and dispatches of
+// sum_t grid_t - (1 - floor) L_t (kWh) is a power subproblem with grid energy priced at
+// 1 USD/kWh, the load credited (1 - floor) USD/kWh and every other cost left out. Above 0,
+// no load of the band (so no schedule) reaches the floor.
+absl::StatusOr<ImportCapProof> ProveGreenFloorInfeasible(const ScenarioContext& context) {
+  ImportCapProof proof;
+  const PowerInputs& power = context.power;
+  if (power.min_green_share <= 0) return proof;
+  const Instance& in = *context.instance;
+  const int slots = context.slots();
+  const std::vector<double> lo(slots, in.site.base_load_kw);
+  const std::vector<double> hi(slots, in.site.site_power_cap_kw);
+  PowerInputs green = power;
+  green.price_usd_per_mwh.assign(slots, 1000.0);
+  green.carbon_usd_per_mwh.clear();
+  green.export_price_usd_per_mwh.clear();
+  green.costs.curtailment_usd_per_mwh = 0;
+  green.costs.battery_wear_usd_per_mwh = 0;
+  green.demand_charge_usd_per_kw = 0;
+  green.min_green_share = 0;  // dualised by hand: the prices above and the credit below
+  green.green_price_usd_per_mwh = 0;
+  const std::vector<double> credit(slots, (1.0 - power.min_green_share) * power.step_hours);
+  CKPTDP_ASSIGN_OR_RETURN(const PowerSubproblemSolution solution,
+                          SolvePowerSubproblem(green, credit, lo, hi));
+  double scale_kwh = 0;
+  for (double kw : hi) scale_kwh += kw * power.step_hours;
+  if (!(solution.value_usd > 1e-9 * scale_kwh + 1e-6)) return proof;
+  proof.proven = true;
+  proof.diagnosis = absl::StrFormat(
+      "min_green_share_pct cannot be met (proven): no AIDC load between the base load (%.1f "
+      "kW) and the site cap (%.1f kW) in every slot, with all renewables used%s, reaches a "
+      "green share of %.2f %%",
+      in.site.base_load_kw, in.site.site_power_cap_kw,
+      power.use_battery ? " and the battery's help" : "", 100.0 * power.min_green_share);
+  return proof;
+}
+
 }  // namespace
 
 absl::StatusOr<ImportCapProof> ProveImportCapInfeasible(const ScenarioContext& context) {
   ImportCapProof proof;
   const PowerInputs& power = context.power;
-  if (power.import_cap_kw.empty()) return proof;
+  if (power.import_cap_kw.empty()) return ProveGreenFloorInfeasible(context);
   const Instance& in = *context.instance;
   const int slots = context.slots();
   const std::vector<double> lo(slots, in.site.base_load_kw);
@@ -39,7 +76,7 @@ absl::StatusOr<ImportCapProof> ProveImportCapInfeasible(const ScenarioContext& c
   plain.demand_charge_usd_per_kw = 0;  // only feasibility matters here
   CKPTDP_ASSIGN_OR_RETURN(const PowerSubproblemSolution solution,
                           SolvePowerSubproblem(plain, zero, lo, hi));
-  if (std::isfinite(solution.value_usd)) return proof;
+  if (std::isfinite(solution.value_usd)) return ProveGreenFloorInfeasible(context);
   proof.proven = true;
   const double battery_kw = power.use_battery ? power.battery.power_kw : 0.0;
   std::vector<bool> short_alone(slots), short_without_battery(slots);

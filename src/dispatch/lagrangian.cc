@@ -245,9 +245,13 @@ std::optional<SolveStatus> Root::StopRule() {
   // A bound above the most any schedule could cost: no schedule fits (weak duality).
   if (!out_.incumbent && bound > ceiling_ + kCeilingTolerance * std::max(1.0, ceiling_)) {
     out_.diagnosis = absl::StrFormat(
-        "no schedule fits the shared limits (GPU capacity %d, site cap %.1f kW): the "
+        "no schedule fits the shared limits (GPU capacity %d, site cap %.1f kW%s): the "
         "Lagrangian bound %.6g USD exceeds the %.6g USD that any schedule could cost",
-        in.site.gpu_capacity, in.site.site_power_cap_kw, bound, ceiling_);
+        in.site.gpu_capacity, in.site.site_power_cap_kw,
+        in.grid.min_green_share_pct > 0
+            ? absl::StrFormat(", min_green_share_pct %g", in.grid.min_green_share_pct)
+            : std::string(),
+        bound, ceiling_);
     return SolveStatus::kInfeasible;
   }
   if (out_.incumbent && gap_.Closed(Incumbent(), bound)) return SolveStatus::kOptimal;

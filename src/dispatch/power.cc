@@ -9,6 +9,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -173,6 +174,11 @@ absl::Status ValidateInputs(const PowerInputs& in) {
     CKPTDP_RETURN_IF_ERROR(
         CheckSeries(*values, slots, name, values != &in.export_price_usd_per_mwh));
   }
+  if (!(in.min_green_share >= 0 && in.min_green_share <= 1) || !(in.green_price_usd_per_mwh >= 0) ||
+      !std::isfinite(in.green_price_usd_per_mwh)) {
+    return absl::InvalidArgumentError(
+        "power: min_green_share must be in [0, 1] and its price finite, >= 0");
+  }
   for (double v : {in.export_cap_kw, in.demand_charge_usd_per_kw, in.peak_so_far_kw}) {
     if (!std::isfinite(v) || v < 0) {
       return absl::InvalidArgumentError("power: export cap, demand charge and peak must be >= 0");
@@ -331,7 +337,7 @@ void ProjectPeakMultipliers(std::vector<double>& nu, double cap) {
 // sum_t nu_t (grid_t - peak_so_far) never exceeds the charge, so every such nu gives a
 // lower bound. A few projected subgradient steps from nu = 0 and from all of D on the
 // slot of highest import; the best bound found is returned.
-absl::StatusOr<PowerSubproblemSolution> SolveWithPeakMultipliers(
+absl::StatusOr<SubproblemAtPrices> SolveWithPeakMultipliers(
     const PowerInputs& inputs, std::span<const double> lambda_usd_per_kw,
     std::span<const double> load_min_kw, std::span<const double> load_max_kw) {
   constexpr int kPeakSteps = 20;
@@ -342,7 +348,7 @@ absl::StatusOr<PowerSubproblemSolution> SolveWithPeakMultipliers(
   CKPTDP_ASSIGN_OR_RETURN(
       SubproblemAtPrices best,
       SolveSubproblemAtPrices(priced, lambda_usd_per_kw, load_min_kw, load_max_kw));
-  if (!std::isfinite(best.solution.value_usd) || slots == 0) return std::move(best.solution);
+  if (!std::isfinite(best.solution.value_usd) || slots == 0) return best;
   std::vector<double> grid = best.grid_kw;
   std::vector<double>& nu = priced.peak_price_usd_per_kw;
   nu[std::max_element(grid.begin(), grid.end()) - grid.begin()] = charge;
@@ -358,6 +364,74 @@ absl::StatusOr<PowerSubproblemSolution> SolveWithPeakMultipliers(
     const double scale = charge / (step * norm);
     for (int t = 0; t < slots; ++t) nu[t] += scale * (at.grid_kw[t] - inputs.peak_so_far_kw);
     ProjectPeakMultipliers(nu, charge);
+  }
+  return best;
+}
+
+// The power subproblem at the green price in `inputs` (mu): the load's credit
+// mu (1 - floor) per MWh joins lambda; the demand charge is dualised as above.
+absl::StatusOr<SubproblemAtPrices> SolveAtGreenPrice(const PowerInputs& inputs,
+                                                     std::span<const double> lambda_usd_per_kw,
+                                                     std::span<const double> load_min_kw,
+                                                     std::span<const double> load_max_kw) {
+  std::vector<double> lambda(lambda_usd_per_kw.begin(), lambda_usd_per_kw.end());
+  const double credit =
+      inputs.green_price_usd_per_mwh * (1.0 - inputs.min_green_share) * inputs.step_hours / 1000.0;
+  for (double& l : lambda) l += credit;
+  if (inputs.demand_charge_usd_per_kw <= 0) {
+    return SolveSubproblemAtPrices(inputs, lambda, load_min_kw, load_max_kw);
+  }
+  return SolveWithPeakMultipliers(inputs, lambda, load_min_kw, load_max_kw);
+}
+
+// sum_t grid_t - (1 - floor) L_t (kW summed over slots): the green floor's subgradient.
+double GreenSlackKw(const PowerInputs& inputs, const SubproblemAtPrices& at) {
+  double g = 0;
+  for (int t = 0; t < inputs.Slots(); ++t) {
+    g += at.grid_kw[t] - (1.0 - inputs.min_green_share) * at.solution.load_kw[t];
+  }
+  return g;
+}
+
+// The green floor dualised with one multiplier mu >= 0: every mu gives a lower bound
+// (the term mu (sum grid - (1 - floor) sum L) is <= 0 on every schedule meeting the
+// floor). The dual function is concave in mu, so mu is searched by the sign of the
+// subgradient: 0 if the floor holds there, else doubling then bisection; the best
+// bound found is returned (with its load).
+absl::StatusOr<PowerSubproblemSolution> SolveWithGreenMultiplier(
+    const PowerInputs& inputs, std::span<const double> lambda_usd_per_kw,
+    std::span<const double> load_min_kw, std::span<const double> load_max_kw) {
+  constexpr int kGreenSteps = 16;
+  constexpr double kMaxGreenPrice = 1e6;  // USD/MWh
+  PowerInputs priced = inputs;
+  priced.green_price_usd_per_mwh = 0;
+  CKPTDP_ASSIGN_OR_RETURN(SubproblemAtPrices best,
+                          SolveAtGreenPrice(priced, lambda_usd_per_kw, load_min_kw, load_max_kw));
+  if (!std::isfinite(best.solution.value_usd) || GreenSlackKw(priced, best) <= 0) {
+    return std::move(best.solution);
+  }
+  double price_scale = 1;
+  for (int t = 0; t < inputs.Slots(); ++t) {
+    price_scale = std::max(price_scale, std::abs(inputs.ImportPriceUsdPerMwh(t)));
+  }
+  double mu_lo = 0, mu_hi = price_scale;
+  bool bracketed = false;
+  for (int step = 0; step < kGreenSteps; ++step) {
+    const double mu = bracketed ? 0.5 * (mu_lo + mu_hi) : mu_hi;
+    priced.green_price_usd_per_mwh = mu;
+    CKPTDP_ASSIGN_OR_RETURN(SubproblemAtPrices at,
+                            SolveAtGreenPrice(priced, lambda_usd_per_kw, load_min_kw, load_max_kw));
+    if (at.solution.value_usd > best.solution.value_usd) best = at;
+    if (GreenSlackKw(priced, at) > 0) {
+      mu_lo = mu;
+      if (!bracketed) {
+        if (mu_hi >= kMaxGreenPrice) break;
+        mu_hi = std::min(4 * mu_hi, kMaxGreenPrice);
+      }
+    } else {
+      mu_hi = mu;
+      bracketed = true;
+    }
   }
   return std::move(best.solution);
 }
@@ -445,6 +519,7 @@ PowerInputs PowerInputs::FromInstance(const Instance& instance, bool use_battery
   in.renewable_first = g.renewable_first;
   in.demand_charge_usd_per_kw = g.demand_charge_usd_per_kw;
   in.peak_so_far_kw = g.peak_so_far_kw;
+  in.min_green_share = g.min_green_share_pct / 100.0;
   return in;
 }
 
@@ -483,11 +558,12 @@ double DemandChargeUsd(const PowerInputs& inputs, std::span<const PowerSlot> slo
   return inputs.demand_charge_usd_per_kw * std::max(0.0, peak - inputs.peak_so_far_kw);
 }
 
-absl::StatusOr<PowerDispatch> DispatchFixedLoad(const PowerInputs& inputs,
-                                                std::span<const double> aidc_kw) {
-  CKPTDP_RETURN_IF_ERROR(ValidateInputs(inputs));
+namespace {
+
+// DispatchFixedLoad at the green price in `inputs` (the floor itself is not enforced).
+absl::StatusOr<PowerDispatch> DispatchAtGreenPrice(const PowerInputs& inputs,
+                                                   std::span<const double> aidc_kw) {
   const int slots = inputs.Slots();
-  CKPTDP_RETURN_IF_ERROR(CheckSeries(aidc_kw, slots, "aidc_kw", true));
   if (!inputs.HasGridContract()) return DispatchOnce(inputs, aidc_kw);
   // The dispatch pays the true demand charge, not its multipliers.
   PowerInputs plain = inputs;
@@ -535,6 +611,76 @@ absl::StatusOr<PowerDispatch> DispatchFixedLoad(const PowerInputs& inputs,
   return best;
 }
 
+// Tolerance on the green share (a fraction) when checking a dispatch against the floor.
+constexpr double kGreenShareTol = 1e-9;
+
+absl::Status GreenFloorError(const PowerInputs& inputs, double best_share) {
+  return absl::FailedPreconditionError(absl::StrCat(
+      "power: min_green_share_pct: this load's green share is at most ", 100.0 * best_share,
+      " %, below the floor of ", 100.0 * inputs.min_green_share, " %"));
+}
+
+// The green floor on a fixed load: the least-cost dispatch with grid energy priced at
+// mu more, for the least mu found whose dispatch meets the floor (doubling, then
+// bisection). Every dispatch returned is checked against the floor; if even the highest
+// price cannot meet it (the dispatch then imports as little as it can), the load is
+// unservable: an error, never a silent violation.
+absl::StatusOr<PowerDispatch> DispatchWithGreenFloor(const PowerInputs& inputs,
+                                                     std::span<const double> aidc_kw) {
+  constexpr int kGreenSteps = 30;
+  constexpr double kMaxGreenPrice = 1e7;  // USD/MWh
+  PowerInputs priced = inputs;
+  priced.green_price_usd_per_mwh = 0;
+  CKPTDP_ASSIGN_OR_RETURN(PowerDispatch first, DispatchAtGreenPrice(priced, aidc_kw));
+  const double floor = inputs.min_green_share - kGreenShareTol;
+  if (GreenShare(first.slots) >= floor) return first;
+  double price_scale = 1;
+  for (int t = 0; t < inputs.Slots(); ++t) {
+    price_scale = std::max(price_scale, std::abs(inputs.ImportPriceUsdPerMwh(t)));
+  }
+  std::optional<PowerDispatch> best;
+  double mu_lo = 0, mu_hi = price_scale, best_share = GreenShare(first.slots);
+  for (int step = 0; step < kGreenSteps; ++step) {
+    const double mu = best ? 0.5 * (mu_lo + mu_hi) : mu_hi;
+    priced.green_price_usd_per_mwh = mu;
+    absl::StatusOr<PowerDispatch> d = DispatchAtGreenPrice(priced, aidc_kw);
+    if (!d.ok()) return d.status();
+    const double share = GreenShare(d->slots);
+    best_share = std::max(best_share, share);
+    if (share >= floor) {
+      if (!best || d->TotalCostUsd() < best->TotalCostUsd()) best = *std::move(d);
+      mu_hi = mu;
+    } else {
+      mu_lo = mu;
+      if (!best) {
+        if (mu_hi >= kMaxGreenPrice) break;
+        mu_hi = std::min(8 * mu_hi, kMaxGreenPrice);
+      }
+    }
+  }
+  if (!best) return GreenFloorError(inputs, best_share);
+  return *std::move(best);
+}
+
+}  // namespace
+
+double GreenShare(std::span<const PowerSlot> slots) {
+  double aidc = 0, grid = 0;
+  for (const PowerSlot& s : slots) {
+    aidc += s.aidc_kw;
+    grid += s.grid_kw;
+  }
+  return aidc > 0 ? (aidc - grid) / aidc : 0.0;
+}
+
+absl::StatusOr<PowerDispatch> DispatchFixedLoad(const PowerInputs& inputs,
+                                                std::span<const double> aidc_kw) {
+  CKPTDP_RETURN_IF_ERROR(ValidateInputs(inputs));
+  CKPTDP_RETURN_IF_ERROR(CheckSeries(aidc_kw, inputs.Slots(), "aidc_kw", true));
+  if (inputs.min_green_share > 0) return DispatchWithGreenFloor(inputs, aidc_kw);
+  return DispatchAtGreenPrice(inputs, aidc_kw);
+}
+
 // With the battery the value is the DP optimum: exact, or (when a stage cost's kink at
 // b = 0 is non-convex, see battery_dp.h) the convexified value, still a valid lower bound,
 // which is what the engine's dual bound needs. A band no dispatch can serve within the
@@ -554,13 +700,12 @@ absl::StatusOr<PowerSubproblemSolution> SolvePowerSubproblem(
                        "] = ", load_max_kw[t]));
     }
   }
-  if (inputs.demand_charge_usd_per_kw <= 0) {
-    CKPTDP_ASSIGN_OR_RETURN(
-        SubproblemAtPrices at,
-        SolveSubproblemAtPrices(inputs, lambda_usd_per_kw, load_min_kw, load_max_kw));
-    return std::move(at.solution);
+  if (inputs.min_green_share > 0) {
+    return SolveWithGreenMultiplier(inputs, lambda_usd_per_kw, load_min_kw, load_max_kw);
   }
-  return SolveWithPeakMultipliers(inputs, lambda_usd_per_kw, load_min_kw, load_max_kw);
+  CKPTDP_ASSIGN_OR_RETURN(SubproblemAtPrices at,
+                          SolveAtGreenPrice(inputs, lambda_usd_per_kw, load_min_kw, load_max_kw));
+  return std::move(at.solution);
 }
 
 }  // namespace ckptdp

@@ -108,6 +108,10 @@ bool RepairPlans(const ScenarioContext& c, Workspaces& work, const std::vector<P
 absl::Status ImproveByLocalSearch(const ScenarioContext& c, Workspaces& work, Evaluated& current,
                                   const Deadline& deadline) {
   EdgeCosts costs;
+  // Without a battery the moves are priced slot by slot, blind to horizon-level terms
+  // (the green floor): if the final evaluation breaks one, the starting schedule stays.
+  std::optional<Evaluated> start;
+  if (!c.traits.battery) start = current;
   std::vector<double> aidc = current.load.aidc_kw;
   std::vector<int> gpus = current.load.gpus;
   const bool battery = c.traits.battery;
@@ -150,7 +154,8 @@ absl::Status ImproveByLocalSearch(const ScenarioContext& c, Workspaces& work, Ev
     if (!improved) break;
   }
   if (!battery) {
-    CKPTDP_ASSIGN_OR_RETURN(current, Evaluate(c, std::move(current.schedule)));
+    CKPTDP_ASSIGN_OR_RETURN(Evaluated moved, Evaluate(c, std::move(current.schedule)));
+    current = moved.feasible ? std::move(moved) : *std::move(start);
   }
   return absl::OkStatus();
 }

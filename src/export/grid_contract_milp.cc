@@ -1,6 +1,8 @@
 // The grid contract in the MILP: the same terms as the engine's power side (power.cc).
 #include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "export/internal/grid_contract_milp.h"
@@ -46,6 +48,10 @@ void AddGridContract(const Instance& instance, bool battery, MilpModel& model) {
     role.kind = ColumnKind::kPeak;
     peak = AddColumn(model, "peak", 0, kMilpInfinity, false, g.demand_charge_usd_per_kw, role);
   }
+  // The green floor, one row over the horizon: sum_t grid_t - (1 - floor) aidc_t <= 0
+  // (green share = 1 - grid energy / AIDC energy, as in the metrics).
+  std::vector<std::pair<int, double>> green;
+  const double grid_share = 1.0 - g.min_green_share_pct / 100.0;
   for (int t = 0; t < slots; ++t) {
     const int grid = FindColumn(model, absl::StrCat("grid_t", t));
     const int cur = FindColumn(model, absl::StrCat("cur_t", t));
@@ -83,7 +89,13 @@ void AddGridContract(const Instance& instance, bool battery, MilpModel& model) {
       AddRow(model, absl::StrCat("peak_t", t), RowSense::kGreaterEqual, -g.peak_so_far_kw,
              {{peak, 1.0}, {grid, -1.0}});
     }
+    const int aidc = FindColumn(model, absl::StrCat("aidc_t", t));
+    if (g.min_green_share_pct > 0 && aidc >= 0) {
+      green.push_back({grid, 1.0});
+      green.push_back({aidc, -grid_share});
+    }
   }
+  if (!green.empty()) AddRow(model, "green_share", RowSense::kLessEqual, 0.0, std::move(green));
 }
 
 }  // namespace ckptdp::export_internal

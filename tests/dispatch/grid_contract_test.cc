@@ -87,6 +87,15 @@ TEST_CASE("grid contract: the instance fields read back and bad values are named
   CHECK(std::string(ValidateInstance(bad).message()) ==
         "site.grid_import_cap_kw: must be a number in [0, 1000000000], got -1");
   bad = Small();
+  bad.grid.min_green_share_pct = 101;
+  CHECK(std::string(ValidateInstance(bad).message()) ==
+        "site.min_green_share_pct: must be a number in [0, 100], got 101");
+  bad = Small();
+  bad.grid.min_green_share_pct = 97;
+  absl::StatusOr<Instance> back = ParseInstance(InstanceToJson(bad), ".");
+  REQUIRE(back.ok());
+  CHECK(back->grid.min_green_share_pct == 97);
+  bad = Small();
   bad.series.import_cap_kw = {1, 2};
   CHECK(std::string(ValidateInstance(bad).message()) ==
         "series.import_cap_kw: must have 8 values (time.slots), got 2");
@@ -277,6 +286,74 @@ TEST_CASE("grid contract: CBC's optimum lies between the engine's bound and incu
     }
   }
   fs::remove_all(dir);
+}
+
+// Small S4 has a green share of about 96.5 % without a floor: 97 % binds.
+TEST_CASE("grid contract: a binding green floor: the engine's optimum is CBC's",
+          "[grid_contract]") {
+  const std::string cbc = CbcPath();
+  if (cbc.empty()) FAIL("cbc is not on PATH: run tools/install-deps.sh (Debian's coinor-cbc)");
+  Instance in = Small();
+  absl::StatusOr<std::vector<JobModes>> modes = BuildAllModes(in);
+  REQUIRE(modes.ok());
+  absl::StatusOr<Result> plain = SolveScenario(in, Scenario::kS4, SolveOptions{});
+  REQUIRE(plain.ok());
+  in.grid.min_green_share_pct = 97;
+  REQUIRE(plain->metrics.green_share_pct < in.grid.min_green_share_pct);
+  SolveOptions options;
+  options.time_limit_s = 30;
+  absl::StatusOr<Result> ours = SolveScenario(in, Scenario::kS4, options);
+  REQUIRE(ours.ok());
+  REQUIRE(ours->status == SolveStatus::kOptimal);
+  CHECK(ours->metrics.green_share_pct >= in.grid.min_green_share_pct - 1e-6);
+  CHECK(ours->objective_usd > plain->objective_usd);  // the floor costs something
+  absl::StatusOr<CheckReport> own = CheckResult(in, ResultToJson(in, *modes, *ours));
+  REQUIRE(own.ok());
+  INFO(own->ToText());
+  CHECK(own->ok());
+  absl::StatusOr<MilpModel> model = BuildMilp(in, Scenario::kS4, *modes);
+  REQUIRE(model.ok());
+  const fs::path dir = fs::temp_directory_path() / ("ckptdp_green_cbc_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const MilpSolution best = SolveWithCbc(cbc, *model, dir, "green");
+  fs::remove_all(dir);
+  INFO("CBC " << best.objective << ", ours " << ours->objective_usd << " bound "
+              << ours->lower_bound_usd);
+  REQUIRE(best.optimal);
+  const double tol = 1e-6 * std::max(1.0, std::abs(best.objective));
+  CHECK(ours->lower_bound_usd <= best.objective + tol);
+  CHECK(ours->objective_usd == Approx(best.objective).epsilon(2e-4));
+  absl::StatusOr<Result> theirs = SolutionToResult(in, Scenario::kS4, *modes, *model, best);
+  REQUIRE(theirs.ok());
+  CHECK(theirs->metrics.green_share_pct >= in.grid.min_green_share_pct - 1e-6);
+  absl::StatusOr<CheckReport> report = CheckResult(in, ResultToJson(in, *modes, *theirs));
+  REQUIRE(report.ok());
+  INFO(report->ToText());
+  CHECK(report->ok());
+  // The checker recomputes the share: a floor above it is named.
+  in.grid.min_green_share_pct = 99.5;
+  absl::StatusOr<CheckReport> above = CheckResult(in, ResultToJson(in, *modes, *ours));
+  REQUIRE(above.ok());
+  CHECK(above->ToText().find("is below min_green_share_pct 99.5") != std::string::npos);
+}
+
+TEST_CASE("grid contract: an unreachable green floor is proven infeasible", "[grid_contract]") {
+  Instance in = Small();
+  // Slot 0's base load exceeds its renewables (S6's battery can cover it: not tested).
+  in.grid.min_green_share_pct = 100;
+  for (Scenario scenario : {Scenario::kS1, Scenario::kS4}) {
+    absl::StatusOr<Result> r = SolveScenario(in, scenario, SolveOptions{});
+    REQUIRE(r.ok());
+    INFO(r->diagnosis);
+    CHECK(r->status == SolveStatus::kInfeasible);
+    CHECK(r->diagnosis.find("min_green_share_pct cannot be met (proven)") != std::string::npos);
+  }
+  // A fixed load below the floor is refused by the dispatch, never served in violation.
+  PowerInputs power = PowerInputs::FromInstance(in, /*use_battery=*/false);
+  const std::vector<double> load(in.time.slots, in.site.base_load_kw);
+  absl::StatusOr<PowerDispatch> d = DispatchFixedLoad(power, load);
+  REQUIRE_FALSE(d.ok());
+  CHECK(std::string(d.status().message()).find("min_green_share_pct") != std::string::npos);
 }
 
 TEST_CASE("grid contract: the checker names a slot over its import cap", "[grid_contract]") {

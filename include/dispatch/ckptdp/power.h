@@ -44,6 +44,12 @@ struct PowerInputs {
   // demand charge): SlotCostUsd adds nu_t (grid_t - peak_so_far), the Lagrangian form of
   // the demand charge. Empty = 0 (the charge left out: still a lower bound).
   std::vector<double> peak_price_usd_per_kw;
+  // Floor on the green share 1 - sum grid / sum AIDC load (fraction in [0, 1]; 0 = none),
+  // and its multiplier mu (USD per MWh of grid import, >= 0): the Lagrangian form of
+  // sum_t grid_t - (1 - floor) L_t <= 0 adds mu to the import price and credits the AIDC
+  // load mu (1 - floor) per MWh (SolvePowerSubproblem folds the credit into lambda).
+  double min_green_share = 0;
+  double green_price_usd_per_mwh = 0;
 
   static PowerInputs FromInstance(const Instance& instance, bool use_battery);
   int Slots() const { return static_cast<int>(renewable_kw.size()); }
@@ -53,8 +59,9 @@ struct PowerInputs {
   double ExportCapKw() const { return export_price_usd_per_mwh.empty() ? 0.0 : export_cap_kw; }
   // Grid energy price including the carbon price (USD/MWh).
   double ImportPriceUsdPerMwh(int t) const {
-    return carbon_usd_per_mwh.empty() ? price_usd_per_mwh[t]
-                                      : price_usd_per_mwh[t] + carbon_usd_per_mwh[t];
+    return (carbon_usd_per_mwh.empty() ? price_usd_per_mwh[t]
+                                       : price_usd_per_mwh[t] + carbon_usd_per_mwh[t]) +
+           green_price_usd_per_mwh;
   }
   double ExportPriceUsdPerMwh(int t) const {
     return export_price_usd_per_mwh.empty() ? 0.0 : export_price_usd_per_mwh[t];
@@ -62,7 +69,7 @@ struct PowerInputs {
   // True when any term beyond the paper's energy price is present.
   bool HasGridContract() const {
     return !import_cap_kw.empty() || ExportCapKw() > 0 || !carbon_usd_per_mwh.empty() ||
-           renewable_first || demand_charge_usd_per_kw > 0;
+           renewable_first || demand_charge_usd_per_kw > 0 || min_green_share > 0;
   }
 };
 
@@ -97,6 +104,10 @@ double SlotCostUsd(const PowerInputs& inputs, int slot, double aidc_kw);
 // (+infinity beyond). A minimum of SlotCostUsd(L + b) - rho b over an interval of b lies
 // at an end or at one of these.
 std::vector<double> SlotCostKinksKw(const PowerInputs& inputs, int slot);
+
+// The green share of a dispatch (fraction): 1 - sum grid / sum AIDC load, 0 without load
+// (the metrics' green_share_pct / 100).
+double GreenShare(std::span<const PowerSlot> slots);
 
 // The demand charge of a dispatch's grid imports: charge x (peak - peak_so_far)+.
 double DemandChargeUsd(const PowerInputs& inputs, std::span<const PowerSlot> slots);

@@ -62,6 +62,7 @@ struct GridContract {
   double grid_export_cap_kw = 1e9;      // connection export limit (1e9 = none)
   double carbon_price_usd_per_t = 0;    // on carbon_g_per_kwh x grid import
   bool renewable_first = false;         // never import while curtailing in the same slot
+  double min_green_share_pct = 0;       // floor on the horizon's green share (0 = none)
   friend bool operator==(const GridContract&, const GridContract&) = default;
 };
 

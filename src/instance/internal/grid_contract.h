@@ -21,6 +21,7 @@ inline constexpr Field<GridContract> kGridFields[] = {
     {"grid_export_cap_kw", &GridContract::grid_export_cap_kw, Closed(0, kMaxKw), false},
     {"carbon_price_usd_per_t", &GridContract::carbon_price_usd_per_t, Closed(0, 1e6), false},
     {"renewable_first", &GridContract::renewable_first, {}, false},
+    {"min_green_share_pct", &GridContract::min_green_share_pct, Closed(0, 100), false},
 };
 
 inline constexpr Bounds kCarbonSeriesBounds = Closed(0, 1e5);  // g/kWh

@@ -31,6 +31,7 @@ double CheckGridContract(const Instance& instance, const ResultRecord& result,
   const double dt = instance.time.StepHours();
   const double export_cap = instance.ExportCapKw();
   double peak = 0, export_kwh = 0, revenue = 0, carbon_g = 0, marginal_g = 0;
+  double aidc_kw = 0, grid_kw = 0;
   const int n = std::min(static_cast<int>(result.slots.size()), instance.time.slots);
   for (int t = 0; t < n; ++t) {
     const SlotRecord& s = result.slots[t];
@@ -51,6 +52,8 @@ double CheckGridContract(const Instance& instance, const ResultRecord& result,
                         " kW, which renewable_first forbids"));
     }
     peak = std::max(peak, s.grid_kw);
+    aidc_kw += s.aidc_kw;
+    grid_kw += s.grid_kw;
     export_kwh += s.export_kw * dt;
     if (!series.export_price_usd_per_mwh.empty()) {
       revenue += series.export_price_usd_per_mwh[t] * s.export_kw * dt / 1000.0;
@@ -58,6 +61,17 @@ double CheckGridContract(const Instance& instance, const ResultRecord& result,
     if (!series.carbon_g_per_kwh.empty()) carbon_g += series.carbon_g_per_kwh[t] * s.grid_kw * dt;
     if (!series.carbon_marginal_g_per_kwh.empty()) {
       marginal_g += series.carbon_marginal_g_per_kwh[t] * s.grid_kw * dt;
+    }
+  }
+  if (grid.min_green_share_pct > 0) {
+    // The metrics' definition: 100 (AIDC energy - grid energy) / AIDC energy.
+    const double share = aidc_kw > 0 ? 100.0 * (aidc_kw - grid_kw) / aidc_kw : 0.0;
+    if (!AtMost(grid.min_green_share_pct, share)) {
+      Flag(report, "slots",
+           absl::StrCat("green share ", Num(share),
+                        " % (recomputed from the slots) is below "
+                        "min_green_share_pct ",
+                        Num(grid.min_green_share_pct), " %"));
     }
   }
   const MetricsRecord& m = result.metrics;
