@@ -20,12 +20,15 @@
 #include "ckptdp/modes.h"
 #include "ckptdp/power.h"
 #include "ckptdp/report.h"
+#include "support/cbc.h"
 #include "support/paths.h"
 
 namespace ckptdp {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::CbcPath;
+using testing::SolveWithCbc;
 
 Instance Small() {
   absl::StatusOr<Instance> in =
@@ -212,34 +215,6 @@ TEST_CASE("grid contract: an import cap below the base load is proven infeasible
     CHECK(r->diagnosis.find("the import cap cannot be met (proven): in slots 0") !=
           std::string::npos);
   }
-}
-
-std::string CbcPath() {
-  FILE* pipe = popen("command -v cbc 2>/dev/null", "r");
-  if (pipe == nullptr) return "";
-  char buffer[4096];
-  std::string out;
-  while (fgets(buffer, sizeof(buffer), pipe) != nullptr) out += buffer;
-  pclose(pipe);
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  return out;
-}
-
-MilpSolution SolveWithCbc(const std::string& cbc, const MilpModel& model, const fs::path& dir,
-                          const std::string& tag) {
-  const fs::path file = dir / (tag + ".lp");
-  const fs::path solu = dir / (tag + ".sol");
-  REQUIRE(WriteFileAtomically(file, ToLp(model)).ok());
-  const std::string command = "'" + cbc + "' '" + file.string() +
-                              "' -timeMode cpu -threads 1 -sec 120 -ratioGap 0 -solve -solu '" +
-                              solu.string() + "' > /dev/null 2>&1";
-  REQUIRE(std::system(command.c_str()) == 0);
-  std::ifstream stream(solu);
-  std::ostringstream text;
-  text << stream.rdbuf();
-  absl::StatusOr<MilpSolution> solution = ReadCbcSolution(text.str(), model);
-  REQUIRE(solution.ok());
-  return *solution;
 }
 
 TEST_CASE("grid contract: CBC's optimum lies between the engine's bound and incumbent",

@@ -27,12 +27,15 @@
 #include "ckptdp/instance.h"
 #include "ckptdp/modes.h"
 #include "ckptdp/report.h"
+#include "support/cbc.h"
 #include "support/paths.h"
 
 namespace ckptdp {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::CbcPath;
+using testing::SolveWithCbc;
 
 Instance Load(const std::string& name) {
   absl::StatusOr<Instance> in = LoadInstance(testing::SourcePath("instances/" + name));
@@ -263,24 +266,6 @@ TEST_CASE("export: a hand-written CBC solution file reads back into a checked re
 
 // ---- CBC as the reference -----------------------------------------------------------
 
-std::string CbcPath() {
-  FILE* pipe = popen("command -v cbc 2>/dev/null", "r");
-  if (pipe == nullptr) return "";
-  char buffer[4096];
-  std::string out;
-  while (fgets(buffer, sizeof(buffer), pipe) != nullptr) out += buffer;
-  pclose(pipe);
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  return out;
-}
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 class TempDir {
  public:
   TempDir()
@@ -296,24 +281,6 @@ class TempDir {
  private:
   fs::path path_;
 };
-
-// Writes `model` as LP, runs CBC on it (1 thread, a CPU-time limit so that a loaded machine
-// cannot stop it early, no gap tolerance) and reads its solution back.
-MilpSolution SolveWithCbc(const std::string& cbc, const MilpModel& model, const fs::path& dir,
-                          const std::string& tag, bool mps = false) {
-  const fs::path file = dir / (tag + (mps ? ".mps" : ".lp"));
-  const fs::path solu = dir / (tag + ".sol");
-  REQUIRE(WriteFileAtomically(file, mps ? ToMps(model) : ToLp(model)).ok());
-  const std::string command = "'" + cbc + "' '" + file.string() +
-                              "' -timeMode cpu -threads 1 -sec 120 -ratioGap 0 -solve -solu '" +
-                              solu.string() + "' > '" + (dir / (tag + ".log")).string() + "' 2>&1";
-  INFO(command);
-  REQUIRE(std::system(command.c_str()) == 0);
-  absl::StatusOr<MilpSolution> solution = ReadCbcSolution(ReadFile(solu), model);
-  INFO((solution.ok() ? "" : std::string(solution.status().message())));
-  REQUIRE(solution.ok());
-  return *solution;
-}
 
 TEST_CASE("export: CBC's optimum lies between the engine's bound and incumbent", "[export]") {
   const std::string cbc = CbcPath();
