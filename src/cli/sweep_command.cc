@@ -109,6 +109,12 @@ void PrintTable(const std::string& param, const nlohmann::ordered_json& rows) {
     if (m.contains("carbon_t") && m["carbon_t"].is_number()) {
       std::cout << absl::StrFormat("  carbon %.4f t", m["carbon_t"].get<double>());
     }
+    // Restart overheads (issue 14): how often the schedule resumes and changes layout, which
+    // is what the resume-minutes sweep is about (the JSON carries them for every sweep).
+    if (param == "resume-minutes") {
+      std::cout << absl::StrFormat("  resumes %d  layout changes %d", m["resumes"].get<int>(),
+                                   m["layout_changes"].get<int>());
+    }
     std::cout << "\n";
   }
   // Why a point has no schedule, below the table so that the columns stay aligned.

@@ -516,9 +516,6 @@ TEST_CASE("Writing into a missing directory fails and leaves nothing behind", "[
   CHECK(Entries(dir.path()).empty());
 }
 
-}  // namespace
-}  // namespace ckptdp
-
 namespace ckptdp {
 namespace {
 
@@ -560,6 +557,25 @@ TEST_CASE("rolling refuses bad input with exit 2 and writes nothing", "[cli]") {
   CHECK(r.exit_code == 1);
   CHECK(Contains(r.err, "ckptdp: rolling: the day-ahead plan has no schedule"));
   CHECK(Entries(out.path()).empty());
+}
+
+}  // namespace
+}  // namespace ckptdp
+
+TEST_CASE("The resume-minutes sweep table shows resumes and layout changes", "[cli]") {
+  const fs::path restarts = kSource / "instances/paper_2048gpu_restarts.json";
+  // S1 keeps the baseline trajectory, so the two points are quick; each starts once.
+  const Outcome r = RunCli({"sweep", restarts.string(), "--scenario", "S1", "--param",
+                            "resume-minutes", "--values", "0,30", "--log-level", "0"});
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.exit_code == kSolved);
+  CHECK(Contains(r.out, "resumes "));
+  CHECK(Contains(r.out, "layout changes "));
+  // Other sweeps keep their columns: the counts are in their JSON only.
+  const Outcome g = RunCli({"sweep", kPaper.string(), "--scenario", "S1", "--param", "gpu-capacity",
+                            "--values", "2048", "--log-level", "0"});
+  REQUIRE(g.exit_code == kSolved);
+  CHECK_FALSE(Contains(g.out, "resumes "));
 }
 
 }  // namespace
