@@ -22,6 +22,10 @@ namespace ckptdp {
 
 class Communicator;  // ckptdp/communicator.h
 
+// How the multipliers of the decomposition dual move (docs/engine.md, "The decomposition
+// bound"): Polyak subgradient steps, the volume algorithm, or a proximal bundle method.
+enum class DualMethod { kSubgradient = 0, kVolume = 1, kBundle = 2 };
+
 struct SolveOptions {
   double gap = 1e-4;                    // stop when (incumbent - bound) / |incumbent| <= gap
   double time_limit_s = 600;            // wall-clock limit; the incumbent is returned with its gap
@@ -32,6 +36,7 @@ struct SolveOptions {
   int node_iterations = 40;             // Lagrangian iterations per branch-and-bound node
   int decomposition_iterations = 1000;  // root Lagrangian-decomposition bound (0 = off)
   int decomposition_node_iterations = 250;  // its volume iterations per branch-and-bound node
+  DualMethod dual_method = DualMethod::kVolume;  // the root decomposition's dual method
   int neighbourhood_stall_rounds = 100;     // neighbourhood search: stop after this many rounds
                                             // per job (at least 100) without improvement (0 = none)
   int log_level = 1;              // 0 quiet, 1 changes and throttled progress, 2 every iteration
@@ -55,6 +60,9 @@ struct SolveOptionSpec {
   double min_value;
   double max_value;
   bool integer;
+  // Non-empty: the option takes one of these names, and its value is the name's index (the
+  // range is [0, size - 1]); e.g. --dual-method.
+  std::vector<std::string> values;
   std::function<void(SolveOptions&, double)> set;
   std::function<double(const SolveOptions&)> get;
 };
