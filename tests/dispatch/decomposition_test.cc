@@ -161,11 +161,15 @@ TEST_CASE("decomposition: the bound lies between the Lagrangian bound and the op
       REQUIRE(lagrangian->incumbent.has_value());
       std::optional<DecompositionBound> d = DecompositionBound::Build(c, DecompositionOptions{});
       REQUIRE(d.has_value());
+      for (DualMethod method :
+           {DualMethod::kVolume, DualMethod::kBundle, DualMethod::kSubgradient}) {
+      INFO("dual method " << static_cast<int>(method));
       DecompositionOptions volume;
+      volume.method = method;
       volume.max_iterations = 1500;
       volume.gap = 0;  // push as far as it goes: a bound above the optimum would show
       const double incumbent = lagrangian->incumbent->cost_usd;
-      const absl::StatusOr<std::optional<DecompositionOutcome>> run = RunVolumeAlgorithm(
+      const absl::StatusOr<std::optional<DecompositionOutcome>> run = MaximiseDecompositionDual(
           *d, d->FromLagrangian(lagrangian->multipliers.lambda, lagrangian->multipliers.mu),
           incumbent, volume, Clock::time_point::max());
       REQUIRE(run.ok());
@@ -195,11 +199,14 @@ TEST_CASE("decomposition: the bound lies between the Lagrangian bound and the op
           CHECK(sum == Approx(1.0).margin(1e-9));
         }
       }
-      if (in.name == "paper_2048gpu" && scenario == Scenario::kS4) {
+      if (in.name == "paper_2048gpu" && scenario == Scenario::kS4 &&
+          method != DualMethod::kSubgradient) {
         // The issue's finding: on the paper case the decomposition closes S4's root gap
-        // (the incumbent is the optimum that CBC and HiGHS prove, docs/benchmarks.md).
+        // (the incumbent is the optimum that CBC and HiGHS prove, docs/benchmarks.md); the
+        // plain subgradient method stalls far below (docs/engine.md).
         CHECK(RelativeGap(incumbent, out->bound) <= 1e-4);
         CHECK(RelativeGap(incumbent, lagrangian->lower_bound) > 1e-2);
+      }
       }
     }
   }
