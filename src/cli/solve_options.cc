@@ -40,10 +40,9 @@ void AddSolveOptionFlags(CLI::App* app, std::shared_ptr<SolveOptions> options) {
   for (const SolveOptionSpec& spec : SolveOptionSpecs()) {
     if (!spec.values.empty()) {
       // A named option: its value is the name's index in `values`.
-      const std::string help =
-          absl::StrFormat("%s (default %s, one of %s)", spec.doc,
-                          spec.values[static_cast<size_t>(spec.default_value)],
-                          absl::StrJoin(spec.values, ", "));
+      const std::string help = absl::StrFormat("%s (default %s, one of %s)", spec.doc,
+                                               spec.values[static_cast<size_t>(spec.default_value)],
+                                               absl::StrJoin(spec.values, ", "));
       app->add_option_function<std::string>(
              "--" + spec.name,
              [options, spec](const std::string& name) {

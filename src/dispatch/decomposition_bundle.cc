@@ -86,7 +86,8 @@ class FlatPrices {
       const size_t half = Choices(j);
       x_bar[j].resize(half);
       for (size_t i = 0; i < half; ++i) {
-        x_bar[j][i] = 0.5 * (payload[payload_offset_[j] + i] + payload[payload_offset_[j] + half + i]);
+        x_bar[j][i] =
+            0.5 * (payload[payload_offset_[j] + i] + payload[payload_offset_[j] + half + i]);
       }
     }
     return x_bar;

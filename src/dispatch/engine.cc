@@ -46,7 +46,8 @@ template <typename T>
 SolveOptionSpec NamedSpec(std::string name, std::string doc, T def, std::vector<std::string> values,
                           T SolveOptions::*field) {
   const double hi = static_cast<double>(values.size()) - 1;
-  SolveOptionSpec spec = Spec(std::move(name), std::move(doc), static_cast<double>(def), 0.0, hi, field);
+  SolveOptionSpec spec =
+      Spec(std::move(name), std::move(doc), static_cast<double>(def), 0.0, hi, field);
   spec.values = std::move(values);
   return spec;
 }
@@ -128,8 +129,8 @@ absl::Status ValidateSolveOptions(const SolveOptions& options) {
     const double v = spec.get(options);
     if (!std::isfinite(v) || v < spec.min_value || v > spec.max_value) {
       if (!spec.values.empty()) {
-        return absl::InvalidArgumentError(absl::StrFormat(
-            "--%s: %g is not one of %s", spec.name, v, absl::StrJoin(spec.values, ", ")));
+        return absl::InvalidArgumentError(absl::StrFormat("--%s: %g is not one of %s", spec.name, v,
+                                                          absl::StrJoin(spec.values, ", ")));
       }
       return absl::InvalidArgumentError(absl::StrFormat("--%s: %g is outside [%g, %g]", spec.name,
                                                         v, spec.min_value, spec.max_value));

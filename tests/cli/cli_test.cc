@@ -279,7 +279,7 @@ TEST_CASE("Integer options refuse a fraction and name the option", "[cli]") {
   }
 }
 
-TEST_CASE("--dual-method takes one of its names and refuses others, naming them", "[cli]") {
+TEST_CASE("solve --dual-method takes one of its names and refuses others naming them", "[cli]") {
   const std::string paper = kPaper.string();
   for (const char* value : {"bundle", "2", "Bundle"}) {
     const Outcome r = RunCli({"solve", paper, "--scenario", "S4", "--dual-method", value});

@@ -57,7 +57,7 @@ TEST_CASE("Every shipped instance gives the same result with 1, 2 and 8 threads"
   }
 }
 
-TEST_CASE("Each decomposition dual method gives the same root with 1\\, 2 and 8 threads",
+TEST_CASE("Each decomposition dual method gives the same root on 1 or 2 or 8 threads",
           "[engine][decomp]") {
   for (const char* file :
        {"instances/paper_2048gpu.json", "instances/small_2job_8slot.json",

@@ -46,8 +46,9 @@ TEST_CASE("bundle master: the simplex QP meets its KKT solution", "[bundle]") {
 double Kinked(const std::vector<double>& x, std::vector<double>& g) {
   const double pieces[3] = {x[0], x[1], 1 - x[0] - x[1]};
   const int k = static_cast<int>(std::min_element(pieces, pieces + 3) - pieces);
-  g = k == 0 ? std::vector<double>{1, 0} : k == 1 ? std::vector<double>{0, 1}
-                                                  : std::vector<double>{-1, -1};
+  g = k == 0   ? std::vector<double>{1, 0}
+      : k == 1 ? std::vector<double>{0, 1}
+               : std::vector<double>{-1, -1};
   const double s = x[0] >= x[1] ? 1.0 : -1.0;
   g[0] -= 0.1 * s;
   g[1] += 0.1 * s;

@@ -36,9 +36,10 @@ struct SolveOptions {
   int node_iterations = 40;             // Lagrangian iterations per branch-and-bound node
   int decomposition_iterations = 1000;  // root Lagrangian-decomposition bound (0 = off)
   int decomposition_node_iterations = 250;  // its volume iterations per branch-and-bound node
-  DualMethod dual_method = DualMethod::kVolume;  // the root decomposition's dual method
   int neighbourhood_stall_rounds = 100;     // neighbourhood search: stop after this many rounds
                                             // per job (at least 100) without improvement (0 = none)
+  // How the root decomposition bound's multipliers move (docs/engine.md, "Dual methods").
+  DualMethod dual_method = DualMethod::kVolume;
   int log_level = 1;              // 0 quiet, 1 changes and throttled progress, 2 every iteration
   bool diagnose_capacity = true;  // when no schedule is found, search the binding site limit
   std::ostream* log = nullptr;    // the solver log (docs/engine.md, "The log")

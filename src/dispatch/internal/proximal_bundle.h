@@ -44,8 +44,8 @@ double SolveSimplexQp(const std::vector<double>& q, const std::vector<double>& a
 struct ProximalBundleOptions {
   int max_cuts = 100;             // bundle size; beyond it, unused cuts go, then aggregation
   double qp_tolerance = 1e-8;     // the master's KKT tolerance (SolveSimplexQp)
-  double serious_fraction = 0.1;   // a trial gaining this fraction of delta is serious
-  double min_weight = 1e-9;        // u stays within [min_weight, max_weight]
+  double serious_fraction = 0.1;  // a trial gaining this fraction of delta is serious
+  double min_weight = 1e-9;       // u stays within [min_weight, max_weight]
   double max_weight = 1e12;
 };
 
@@ -92,9 +92,9 @@ class ProximalBundle {
   double centre_value_;
   double u_;
   std::vector<Cut> cuts_;
-  std::vector<double> q_;  // Gram matrix of the cuts' g, cuts() x cuts()
-  std::vector<double> w_;  // the master's weights
-  double delta_ = 0;       // predicted increase at the last trial
+  std::vector<double> q_;       // Gram matrix of the cuts' g, cuts() x cuts()
+  std::vector<double> w_;       // the master's weights
+  double delta_ = 0;            // predicted increase at the last trial
   double aggregate_error_ = 0;  // sum_i w_i a_i at the last master solution
   int serious_in_row_ = 0;
 };
