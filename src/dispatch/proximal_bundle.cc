@@ -84,6 +84,8 @@ ProximalBundle::ProximalBundle(std::vector<double> x0, double value, const std::
       centre_(std::move(x0)),
       centre_value_(value),
       u_(std::clamp(u0, options.min_weight, options.max_weight)) {
+  // The aggregate and the newest cut at least.
+  options_.max_cuts = std::max(options_.max_cuts, 2);
   AddCut({g0, value - Dot(g0, centre_), std::move(payload), 0});
   w_.assign(1, 1.0);
 }

@@ -42,7 +42,7 @@ double SolveSimplexQp(const std::vector<double>& q, const std::vector<double>& a
                       std::vector<double>& w, double tolerance = 1e-12);
 
 struct ProximalBundleOptions {
-  int max_cuts = 100;             // bundle size; beyond it, unused cuts go, then aggregation
+  int max_cuts = 100;             // bundle size (>= 2); beyond it, unused cuts go, then aggregation
   double qp_tolerance = 1e-8;     // the master's KKT tolerance (SolveSimplexQp)
   double serious_fraction = 0.1;  // a trial gaining this fraction of delta is serious
   double min_weight = 1e-9;       // u stays within [min_weight, max_weight]
