@@ -1,14 +1,20 @@
 #include "cli/solve_options.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
 
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 
 namespace ckptdp::cli {
 
 std::string CheckSolveOptionValue(const SolveOptionSpec& spec, const std::string& text) {
+  if (!spec.values.empty()) {
+    if (std::find(spec.values.begin(), spec.values.end(), text) != spec.values.end()) return "";
+    return absl::StrFormat("\"%s\" is not one of %s", text, absl::StrJoin(spec.values, ", "));
+  }
   // A fraction's flag gets a hint: "1%" is the likeliest mistake for --gap.
   const bool fraction = spec.min_value >= 0 && spec.max_value <= 1;
   const std::string hint =
@@ -32,6 +38,23 @@ std::string CheckSolveOptionValue(const SolveOptionSpec& spec, const std::string
 
 void AddSolveOptionFlags(CLI::App* app, std::shared_ptr<SolveOptions> options) {
   for (const SolveOptionSpec& spec : SolveOptionSpecs()) {
+    if (!spec.values.empty()) {
+      // A named option: its value is the name's index in `values`.
+      const std::string help = absl::StrFormat("%s (default %s, one of %s)", spec.doc,
+                                               spec.values[static_cast<size_t>(spec.default_value)],
+                                               absl::StrJoin(spec.values, ", "));
+      app->add_option_function<std::string>(
+             "--" + spec.name,
+             [options, spec](const std::string& name) {
+               const auto at = std::find(spec.values.begin(), spec.values.end(), name);
+               spec.set(*options, static_cast<double>(at - spec.values.begin()));
+             },
+             help)
+          ->type_name(absl::StrJoin(spec.values, "|"))
+          ->check(CLI::Validator(
+              [spec](std::string& text) { return CheckSolveOptionValue(spec, text); }, ""));
+      continue;
+    }
     const std::string help = absl::StrFormat("%s (default %g, range [%g, %g])", spec.doc,
                                              spec.default_value, spec.min_value, spec.max_value);
     // The type column of --help shows the kind and the range: "INT in [0 - 1024]".

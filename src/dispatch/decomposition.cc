@@ -13,9 +13,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-// Primal recovery from the job side's paths every this many volume iterations: repair and
-// local search cost about as much as a few dozen iterations on the paper case.
-constexpr int kOfferEvery = 25;
 // Branch and bound takes the decomposition as its node bound when the root gap is at most
 // this: below it, a node's volume iterations close the gap in few nodes (paper S6, 1.29 %;
 // small S4 instances, 1.1-1.8 %); above it (the small S6 instances, 11-77 %: the battery's
@@ -484,7 +481,8 @@ absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
       target = std::min(target, incumbent);
     }
     const VolumeAverages::Blend blend = averages.Weigh(point, direction, alpha_max);
-    averages.Add(point, blend.alpha);
+    // The plain subgradient method steps along the newest subgradient alone.
+    averages.Add(point, options.method == DualMethod::kSubgradient ? 1.0 : blend.alpha);
     if (point.value > out.bound) {
       out.bound = point.value;
       out.prices = pi;
@@ -509,6 +507,15 @@ absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
   return out;
 }
 
+absl::StatusOr<std::optional<DecompositionOutcome>> MaximiseDecompositionDual(
+    DecompositionBound& bound, DecompositionPrices pi0, double target,
+    const DecompositionOptions& options, const Deadline& deadline, const OfferPlans& offer) {
+  if (options.method == DualMethod::kBundle) {
+    return RunBundleMethod(bound, std::move(pi0), target, options, deadline, offer);
+  }
+  return RunVolumeAlgorithm(bound, std::move(pi0), target, options, deadline, offer);
+}
+
 absl::StatusOr<double> TightenByDecomposition(const ScenarioContext& c, Workspaces& work,
                                               const SolveOptions& options, const Deadline& deadline,
                                               SolverLog& log, EngineOutcome& root,
@@ -522,6 +529,7 @@ absl::StatusOr<double> TightenByDecomposition(const ScenarioContext& c, Workspac
   }
   if (RelativeGap(root.incumbent->cost_usd, root.lower_bound) <= options.gap) return -kInf;
   DecompositionOptions d;
+  d.method = options.dual_method;
   d.max_iterations = options.decomposition_iterations;
   d.gap = options.gap;
   std::optional<DecompositionBound> bound = DecompositionBound::Build(c, d);
@@ -542,9 +550,9 @@ absl::StatusOr<double> TightenByDecomposition(const ScenarioContext& c, Workspac
   };
   CKPTDP_ASSIGN_OR_RETURN(
       std::optional<DecompositionOutcome> out,
-      RunVolumeAlgorithm(*bound,
-                         bound->FromLagrangian(root.multipliers.lambda, root.multipliers.mu),
-                         root.incumbent->cost_usd, d, deadline, offer));
+      MaximiseDecompositionDual(*bound,
+                                bound->FromLagrangian(root.multipliers.lambda, root.multipliers.mu),
+                                root.incumbent->cost_usd, d, deadline, offer));
   if (!out) return -kInf;
   const double incumbent = root.incumbent->cost_usd;
   LogRow row;

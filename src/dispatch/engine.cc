@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "dispatch/internal/baseline.h"
 #include "dispatch/internal/branch_and_bound.h"
 #include "dispatch/internal/decomposition.h"
@@ -34,9 +35,21 @@ SolveOptionSpec Spec(std::string name, std::string doc, double def, double lo, d
                          def,
                          lo,
                          hi,
-                         std::is_integral_v<T>,
+                         std::is_integral_v<T> || std::is_enum_v<T>,
+                         {},
                          [field](SolveOptions& o, double v) { o.*field = static_cast<T>(v); },
                          [field](const SolveOptions& o) { return static_cast<double>(o.*field); }};
+}
+
+// An option that names one of `values`, stored as its index in an enum field.
+template <typename T>
+SolveOptionSpec NamedSpec(std::string name, std::string doc, T def, std::vector<std::string> values,
+                          T SolveOptions::*field) {
+  const double hi = static_cast<double>(values.size()) - 1;
+  SolveOptionSpec spec =
+      Spec(std::move(name), std::move(doc), static_cast<double>(def), 0.0, hi, field);
+  spec.values = std::move(values);
+  return spec;
 }
 
 // After S4's warm start, S6 and S3 need their Lagrangian only for the bound (S4's search
@@ -101,6 +114,12 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
            "node, where the root's decomposition gap is at most 5 % (otherwise "
            "--node-iterations applies)",
            250.0, 1.0, 1e6, &SolveOptions::decomposition_node_iterations),
+      // The decomposition dual's method (#13: docs/engine.md); the order is DualMethod's.
+      NamedSpec("dual-method",
+                "how the root decomposition bound's multipliers move: subgradient (Polyak "
+                "steps), volume (the volume algorithm) or bundle (a proximal bundle method)",
+                SolveOptions{}.dual_method, {"subgradient", "volume", "bundle"},
+                &SolveOptions::dual_method),
   };
   return specs;
 }
@@ -109,6 +128,10 @@ absl::Status ValidateSolveOptions(const SolveOptions& options) {
   for (const SolveOptionSpec& spec : SolveOptionSpecs()) {
     const double v = spec.get(options);
     if (!std::isfinite(v) || v < spec.min_value || v > spec.max_value) {
+      if (!spec.values.empty()) {
+        return absl::InvalidArgumentError(absl::StrFormat("--%s: %g is not one of %s", spec.name, v,
+                                                          absl::StrJoin(spec.values, ", ")));
+      }
       return absl::InvalidArgumentError(absl::StrFormat("--%s: %g is outside [%g, %g]", spec.name,
                                                         v, spec.min_value, spec.max_value));
     }

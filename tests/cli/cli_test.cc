@@ -279,6 +279,24 @@ TEST_CASE("Integer options refuse a fraction and name the option", "[cli]") {
   }
 }
 
+TEST_CASE("solve --dual-method takes one of its names and refuses others naming them", "[cli]") {
+  const std::string paper = kPaper.string();
+  for (const char* value : {"bundle", "2", "Bundle"}) {
+    const Outcome r = RunCli({"solve", paper, "--scenario", "S4", "--dual-method", value});
+    INFO("--dual-method '" << value << "': " << r.err);
+    CHECK(r.exit_code == (std::string(value) == "bundle" ? kSolved : kBadInput));
+    if (std::string(value) != "bundle") {
+      CHECK(Contains(r.err, "ckptdp: --dual-method: \"" + std::string(value) +
+                                "\" is not one of subgradient, volume, bundle"));
+      CHECK(r.out.empty());
+    }
+  }
+  // Help names the values and the default.
+  const Outcome help = RunCli({"solve", "--help"});
+  CHECK(Contains(help.out, "--dual-method subgradient|volume|bundle"));
+  CHECK(Contains(help.out, "(default volume, one of subgradient, volume, bundle)"));
+}
+
 TEST_CASE("A gap of 1% is refused as not a number, with the gap as a fraction", "[cli]") {
   const Outcome r = RunCli({"solve", kPaper.string(), "--gap", "1%"});
   INFO("stderr: " << r.err);

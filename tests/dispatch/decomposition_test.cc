@@ -161,45 +161,52 @@ TEST_CASE("decomposition: the bound lies between the Lagrangian bound and the op
       REQUIRE(lagrangian->incumbent.has_value());
       std::optional<DecompositionBound> d = DecompositionBound::Build(c, DecompositionOptions{});
       REQUIRE(d.has_value());
-      DecompositionOptions volume;
-      volume.max_iterations = 1500;
-      volume.gap = 0;  // push as far as it goes: a bound above the optimum would show
-      const double incumbent = lagrangian->incumbent->cost_usd;
-      const absl::StatusOr<std::optional<DecompositionOutcome>> run = RunVolumeAlgorithm(
-          *d, d->FromLagrangian(lagrangian->multipliers.lambda, lagrangian->multipliers.mu),
-          incumbent, volume, Clock::time_point::max());
-      REQUIRE(run.ok());
-      const std::optional<DecompositionOutcome>& out = *run;
-      REQUIRE(out.has_value());
-      const double tol = 1e-9 * std::max(1.0, incumbent);
-      INFO("Lagrangian " << lagrangian->lower_bound << ", decomposition " << out->bound
-                         << ", incumbent " << incumbent);
-      // At the start the Lagrangian's job side is matched and (without battery) the slot side
-      // dominates the power side; with a battery the copy's start prices (lambda) are a guess.
-      if (scenario == Scenario::kS4) CHECK(out->bound >= lagrangian->lower_bound - tol);
-      // The incumbent is at least the optimum; milp_test.cc holds the bound against CBC's.
-      CHECK(out->bound <= incumbent + tol);
-      // The bound is D at the prices it reports.
-      DecompositionPoint again;
-      REQUIRE(d->Evaluate(out->prices, again));
-      CHECK(again.value == Approx(out->bound).margin(tol));
-      // x-bar: a distribution over the choices of every (job, slot).
-      for (int j = 0; j < c.num_jobs(); ++j) {
-        const int stride = c.jobs[j]->num_modes() + 1;
-        for (size_t i = 0; i < out->x_bar[j].size(); i += stride) {
-          double sum = 0;
-          for (int k = 0; k < stride; ++k) {
-            CHECK(out->x_bar[j][i + k] >= -1e-12);
-            sum += out->x_bar[j][i + k];
+      for (DualMethod method :
+           {DualMethod::kVolume, DualMethod::kBundle, DualMethod::kSubgradient}) {
+        INFO("dual method " << static_cast<int>(method));
+        DecompositionOptions volume;
+        volume.method = method;
+        volume.max_iterations = 1500;
+        volume.gap = 0;  // push as far as it goes: a bound above the optimum would show
+        const double incumbent = lagrangian->incumbent->cost_usd;
+        const absl::StatusOr<std::optional<DecompositionOutcome>> run = MaximiseDecompositionDual(
+            *d, d->FromLagrangian(lagrangian->multipliers.lambda, lagrangian->multipliers.mu),
+            incumbent, volume, Clock::time_point::max());
+        REQUIRE(run.ok());
+        const std::optional<DecompositionOutcome>& out = *run;
+        REQUIRE(out.has_value());
+        const double tol = 1e-9 * std::max(1.0, incumbent);
+        INFO("Lagrangian " << lagrangian->lower_bound << ", decomposition " << out->bound
+                           << ", incumbent " << incumbent);
+        // At the start the Lagrangian's job side is matched and (without battery) the slot side
+        // dominates the power side; with a battery the copy's start prices (lambda) are a guess.
+        if (scenario == Scenario::kS4) CHECK(out->bound >= lagrangian->lower_bound - tol);
+        // The incumbent is at least the optimum; milp_test.cc holds the bound against CBC's.
+        CHECK(out->bound <= incumbent + tol);
+        // The bound is D at the prices it reports.
+        DecompositionPoint again;
+        REQUIRE(d->Evaluate(out->prices, again));
+        CHECK(again.value == Approx(out->bound).margin(tol));
+        // x-bar: a distribution over the choices of every (job, slot).
+        for (int j = 0; j < c.num_jobs(); ++j) {
+          const int stride = c.jobs[j]->num_modes() + 1;
+          for (size_t i = 0; i < out->x_bar[j].size(); i += stride) {
+            double sum = 0;
+            for (int k = 0; k < stride; ++k) {
+              CHECK(out->x_bar[j][i + k] >= -1e-12);
+              sum += out->x_bar[j][i + k];
+            }
+            CHECK(sum == Approx(1.0).margin(1e-9));
           }
-          CHECK(sum == Approx(1.0).margin(1e-9));
         }
-      }
-      if (in.name == "paper_2048gpu" && scenario == Scenario::kS4) {
-        // The issue's finding: on the paper case the decomposition closes S4's root gap
-        // (the incumbent is the optimum that CBC and HiGHS prove, docs/benchmarks.md).
-        CHECK(RelativeGap(incumbent, out->bound) <= 1e-4);
-        CHECK(RelativeGap(incumbent, lagrangian->lower_bound) > 1e-2);
+        if (in.name == "paper_2048gpu" && scenario == Scenario::kS4 &&
+            method != DualMethod::kSubgradient) {
+          // The issue's finding: on the paper case the decomposition closes S4's root gap
+          // (the incumbent is the optimum that CBC and HiGHS prove, docs/benchmarks.md); the
+          // plain subgradient method stalls far below (docs/engine.md).
+          CHECK(RelativeGap(incumbent, out->bound) <= 1e-4);
+          CHECK(RelativeGap(incumbent, lagrangian->lower_bound) > 1e-2);
+        }
       }
     }
   }

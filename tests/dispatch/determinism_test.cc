@@ -57,5 +57,38 @@ TEST_CASE("Every shipped instance gives the same result with 1, 2 and 8 threads"
   }
 }
 
+TEST_CASE("Each decomposition dual method gives the same root on 1 or 2 or 8 threads",
+          "[engine][decomp]") {
+  for (const char* file :
+       {"instances/paper_2048gpu.json", "instances/small_2job_8slot.json",
+        "instances/small_3job_12slot.json", "instances/small_limits_10slot.json"}) {
+    absl::StatusOr<Instance> in = LoadInstance(testing::SourcePath(file));
+    REQUIRE(in.ok());
+    for (DualMethod method : {DualMethod::kSubgradient, DualMethod::kVolume, DualMethod::kBundle}) {
+      for (Scenario s : {Scenario::kS4, Scenario::kS6}) {
+        INFO(file << " " << ScenarioName(s) << " method " << static_cast<int>(method));
+        std::vector<Result> results;
+        for (int threads : {1, 2, 8}) {
+          SolveOptions options;
+          options.threads = threads;
+          options.max_nodes = 0;  // the root: the decomposition's bound and repaired plans
+          options.dual_method = method;
+          options.decomposition_iterations = 200;
+          options.diagnose_capacity = false;
+          absl::StatusOr<Result> r = SolveScenario(*in, s, options);
+          REQUIRE(r.ok());
+          results.push_back(*r);
+        }
+        for (size_t i = 1; i < results.size(); ++i) {
+          CHECK(results[i].status == results[0].status);
+          CHECK(results[i].schedule == results[0].schedule);
+          CHECK(results[i].objective_usd == results[0].objective_usd);
+          CHECK(results[i].lower_bound_usd == results[0].lower_bound_usd);
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ckptdp

@@ -317,6 +317,15 @@ TEST_CASE("export: CBC's optimum lies between the engine's bound and incumbent",
       REQUIRE(root.ok());
       INFO("root bound with the decomposition " << root->lower_bound_usd);
       CHECK(root->lower_bound_usd <= best.objective + tol);
+      // The same with the proximal bundle method and the plain subgradient method.
+      for (DualMethod method : {DualMethod::kBundle, DualMethod::kSubgradient}) {
+        decomposition.dual_method = method;
+        absl::StatusOr<Result> other = SolveScenario(in, scenario, decomposition);
+        REQUIRE(other.ok());
+        INFO("dual method " << static_cast<int>(method) << ": root bound "
+                            << other->lower_bound_usd);
+        CHECK(other->lower_bound_usd <= best.objective + tol);
+      }
 
       // CBC's own dispatch, read back, passes the independent checker.
       absl::StatusOr<Result> theirs = SolutionToResult(in, scenario, modes, model, best);

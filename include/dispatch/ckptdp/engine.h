@@ -22,6 +22,10 @@ namespace ckptdp {
 
 class Communicator;  // ckptdp/communicator.h
 
+// How the multipliers of the decomposition dual move (docs/engine.md, "The decomposition
+// bound"): Polyak subgradient steps, the volume algorithm, or a proximal bundle method.
+enum class DualMethod { kSubgradient = 0, kVolume = 1, kBundle = 2 };
+
 struct SolveOptions {
   double gap = 1e-4;                    // stop when (incumbent - bound) / |incumbent| <= gap
   double time_limit_s = 600;            // wall-clock limit; the incumbent is returned with its gap
@@ -34,6 +38,8 @@ struct SolveOptions {
   int decomposition_node_iterations = 250;  // its volume iterations per branch-and-bound node
   int neighbourhood_stall_rounds = 100;     // neighbourhood search: stop after this many rounds
                                             // per job (at least 100) without improvement (0 = none)
+  // How the root decomposition bound's multipliers move (docs/engine.md, "Dual methods").
+  DualMethod dual_method = DualMethod::kVolume;
   int log_level = 1;              // 0 quiet, 1 changes and throttled progress, 2 every iteration
   bool diagnose_capacity = true;  // when no schedule is found, search the binding site limit
   std::ostream* log = nullptr;    // the solver log (docs/engine.md, "The log")
@@ -55,6 +61,9 @@ struct SolveOptionSpec {
   double min_value;
   double max_value;
   bool integer;
+  // Non-empty: the option takes one of these names, and its value is the name's index (the
+  // range is [0, size - 1]); e.g. --dual-method.
+  std::vector<std::string> values;
   std::function<void(SolveOptions&, double)> set;
   std::function<double(const SolveOptions&)> get;
 };

@@ -57,6 +57,8 @@
 namespace ckptdp::internal {
 
 struct DecompositionOptions {
+  // How the multipliers move (SolveOptions::dual_method; docs/engine.md).
+  DualMethod method = DualMethod::kVolume;
   int max_iterations = 1000;
   double gap = 1e-4;  // stop once RelativeGap(target, bound) <= gap
   // Affordability budget of the slot oracle: (pattern, active job) entries over all slots.
@@ -156,14 +158,29 @@ struct DecompositionOutcome {
   std::vector<PathSolution> plans;  // the job side's paths at the best bound
 };
 
-// Offered the job side's paths every few iterations (primal recovery); returns the
-// incumbent's cost afterwards, the new target.
+// Offered the job side's paths every kOfferEvery iterations (primal recovery); returns the
+// incumbent's cost afterwards, the new target. Repair and local search cost about as much
+// as a few dozen iterations on the paper case.
+inline constexpr int kOfferEvery = 25;
 using OfferPlans = std::function<absl::StatusOr<double>(const std::vector<PathSolution>&)>;
 
-// Raises D from the warm start `pi0` towards `target` (the incumbent's cost) with the
-// volume algorithm, until RelativeGap(target, bound) <= options.gap, max_iterations or the
+// Raises D from the warm start `pi0` towards `target` (the incumbent's cost) by
+// options.method, until RelativeGap(target, bound) <= options.gap, max_iterations or the
 // deadline. std::nullopt if a job has no path.
+absl::StatusOr<std::optional<DecompositionOutcome>> MaximiseDecompositionDual(
+    DecompositionBound& bound, DecompositionPrices pi0, double target,
+    const DecompositionOptions& options, const Deadline& deadline, const OfferPlans& offer = {});
+
+// The methods behind it. The volume algorithm (kVolume) and the plain subgradient method
+// (kSubgradient: the same Polyak steps along the newest subgradient, no averaging; its
+// x-bar is the last point) are in decomposition.cc.
 absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
+    DecompositionBound& bound, DecompositionPrices pi0, double target,
+    const DecompositionOptions& options, const Deadline& deadline, const OfferPlans& offer = {});
+// The proximal bundle method (proximal_bundle.h) on the same dual, in
+// decomposition_bundle.cc: the battery's prices in units of the battery power, like the
+// volume algorithm's; x-bar is the master's convex combination of the oracle's choices.
+absl::StatusOr<std::optional<DecompositionOutcome>> RunBundleMethod(
     DecompositionBound& bound, DecompositionPrices pi0, double target,
     const DecompositionOptions& options, const Deadline& deadline, const OfferPlans& offer = {});
 
