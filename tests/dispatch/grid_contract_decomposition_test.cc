@@ -88,6 +88,10 @@ TEST_CASE("grid contract decomposition: the bound with nu and mu stays below CBC
     REQUIRE(d->Evaluate(pi0, point));
     const double left_out = point.value;  // the contract multipliers at 0
     REQUIRE(d->StartContract(lagrangian->incumbent->power, pi0));
+    REQUIRE(d->StartGreenPrice(pi0));
+    DecompositionPoint start;
+    REQUIRE(d->Evaluate(pi0, start));
+    CHECK(start.value >= left_out - 1e-12);  // both starts keep the better point
     DecompositionOptions volume;
     volume.max_iterations = 1500;
     volume.gap = 0;  // push as far as it goes: a bound above the optimum would show

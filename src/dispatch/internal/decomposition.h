@@ -104,6 +104,9 @@ class DecompositionBound {
   // its peak (mu = 0 in both). Empty when the decomposition does not price the contract
   // (contract_units() is empty); false if D cannot be evaluated at pi.
   bool StartContract(const PowerDispatch& incumbent, DecompositionPrices& pi);
+  // Then the green floor's mu (if priced): a line search of D over mu >= 0 at the other
+  // prices of pi (the Lagrangian's lambda do not carry the floor's price).
+  bool StartGreenPrice(DecompositionPrices& pi);
   // The units of the contract coordinates (kW for nu, MWh for mu): the volume algorithm
   // steps in the coordinates divided by them, as it measures the battery copies in P.
   const std::vector<double>& contract_units() const { return contract_units_; }
