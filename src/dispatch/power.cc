@@ -314,25 +314,6 @@ absl::StatusOr<SubproblemAtPrices> SolveSubproblemAtPrices(
   return out;
 }
 
-// Euclidean projection onto {nu >= 0, sum nu <= cap} (the peak multipliers' set).
-void ProjectPeakMultipliers(std::vector<double>& nu, double cap) {
-  double sum = 0;
-  for (double& v : nu) {
-    v = std::max(v, 0.0);
-    sum += v;
-  }
-  if (sum <= cap) return;
-  std::vector<double> sorted = nu;
-  std::sort(sorted.begin(), sorted.end(), std::greater<>());
-  double prefix = 0, theta = 0;
-  for (size_t i = 0; i < sorted.size(); ++i) {
-    prefix += sorted[i];
-    const double candidate = (prefix - cap) / static_cast<double>(i + 1);
-    if (sorted[i] - candidate > 0) theta = candidate;
-  }
-  for (double& v : nu) v = std::max(v - theta, 0.0);
-}
-
 // The demand charge D (peak - peak_so_far)+ dualised: for nu >= 0 with sum nu <= D,
 // sum_t nu_t (grid_t - peak_so_far) never exceeds the charge, so every such nu gives a
 // lower bound. A few projected subgradient steps from nu = 0 and from all of D on the
@@ -539,6 +520,33 @@ double SlotCostUsd(const PowerInputs& inputs, int slot, double aidc_kw) {
           inputs.costs.curtailment_usd_per_mwh * split.curtailment_kw) *
              inputs.step_hours / 1000.0 +
          nu * (split.grid_kw - inputs.peak_so_far_kw);
+}
+
+double SlotGridKw(const PowerInputs& inputs, int slot, double served_kw) {
+  const Split split = SplitSlot(inputs, slot, served_kw);
+  return split.feasible ? split.grid_kw : kInf;
+}
+
+double MinSlotGridKw(const PowerInputs& inputs, int slot, double served_kw) {
+  return std::max(0.0, served_kw - inputs.renewable_kw[slot]);
+}
+
+void ProjectPeakMultipliers(std::span<double> nu, double cap) {
+  double sum = 0;
+  for (double& v : nu) {
+    v = std::max(v, 0.0);
+    sum += v;
+  }
+  if (sum <= cap) return;
+  std::vector<double> sorted(nu.begin(), nu.end());
+  std::sort(sorted.begin(), sorted.end(), std::greater<>());
+  double prefix = 0, theta = 0;
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    prefix += sorted[i];
+    const double candidate = (prefix - cap) / static_cast<double>(i + 1);
+    if (sorted[i] - candidate > 0) theta = candidate;
+  }
+  for (double& v : nu) v = std::max(v - theta, 0.0);
 }
 
 std::vector<double> SlotCostKinksKw(const PowerInputs& inputs, int slot) {

@@ -105,6 +105,20 @@ double SlotCostUsd(const PowerInputs& inputs, int slot, double aidc_kw);
 // at an end or at one of these.
 std::vector<double> SlotCostKinksKw(const PowerInputs& inputs, int slot);
 
+// The grid import (kW) of the least-cost split of `served_kw` in `slot` (the one
+// SlotCostUsd prices), +infinity where the import cap cannot be met. The decomposition
+// prices it with the demand charge's and the green floor's multipliers.
+double SlotGridKw(const PowerInputs& inputs, int slot, double served_kw);
+
+// The least grid import (kW) that serves `served_kw` in `slot`: what exceeds the
+// renewables (and nothing below 0). When SlotGridKw equals it, raising the import price
+// cannot change the split, so a slot cost priced at nu_t per kW imported is linear in nu_t.
+double MinSlotGridKw(const PowerInputs& inputs, int slot, double served_kw);
+
+// Euclidean projection of the peak multipliers onto {nu >= 0, sum nu <= cap} (cap: the
+// demand charge): every point of that set gives a lower bound (docs/model.md).
+void ProjectPeakMultipliers(std::span<double> nu, double cap);
+
 // The green share of a dispatch (fraction): 1 - sum grid / sum AIDC load, 0 without load
 // (the metrics' green_share_pct / 100).
 double GreenShare(std::span<const PowerSlot> slots);

@@ -67,10 +67,15 @@ struct DecompositionOptions {
 
 // The multipliers of the copies. job[j][(t - release_j) * M_j + m]: graph mode m of job j
 // in slot t (USD). battery[t]: the battery's net power in slot t (USD per kW; empty
-// without a battery).
+// without a battery). contract: the grid contract's multipliers, dual variables of the
+// decomposition like the others (docs/model.md, "Grid contract"): first the peak
+// multipliers nu_t (USD per kW imported in slot t, >= 0, summing to at most the demand
+// charge; one per slot when the site has a demand charge), then the green floor's mu (USD
+// per MWh imported, >= 0; when it has a floor). Empty when neither applies.
 struct DecompositionPrices {
   std::vector<std::vector<double>> job;
   std::vector<double> battery;
+  std::vector<double> contract;
 };
 
 // One evaluation of D(pi) and the choices that attain it (choice 0: idle, m + 1: mode m).
@@ -81,6 +86,9 @@ struct DecompositionPoint {
   std::vector<std::vector<int>> slot_choice;        // [j][t - release_j]
   std::vector<double> slot_battery_kw, battery_kw;  // the two copies of b_t (battery only)
   std::vector<PathSolution> plans;                  // the job side's paths
+  // The slot side's subgradient in the contract multipliers (DecompositionPrices::contract):
+  // grid_t - peak_so_far (kW) per nu_t, sum_t (grid_t - (1 - floor) L_t) dt (MWh) for mu.
+  std::vector<double> contract_slack;
 };
 
 class DecompositionBound {
@@ -92,6 +100,21 @@ class DecompositionBound {
   // pi from Lagrangian multipliers (lambda USD/kW, mu USD/GPU): the warm start.
   DecompositionPrices FromLagrangian(const std::vector<double>& lambda,
                                      const std::vector<double>& mu) const;
+
+  // Sets pi.contract to the contract multipliers' start: the better, by D, of 0 (the
+  // contract left out) and the demand charge shared by the slots where `incumbent` imports
+  // its peak (mu = 0 in both). Empty when the decomposition does not price the contract
+  // (contract_units() is empty); false if D cannot be evaluated at pi.
+  bool StartContract(const PowerDispatch& incumbent, DecompositionPrices& pi);
+  // Then the green floor's mu (if priced): a line search of D over mu >= 0 at the other
+  // prices of pi (the Lagrangian's lambda do not carry the floor's price).
+  bool StartGreenPrice(DecompositionPrices& pi);
+  // The units of the contract coordinates (kW for nu, MWh for mu): the volume algorithm
+  // steps in the coordinates divided by them, as it measures the battery copies in P.
+  const std::vector<double>& contract_units() const { return contract_units_; }
+  // Projects the contract multipliers back onto their set (nu >= 0 with sum <= the
+  // charge, mu >= 0).
+  void ProjectContract(std::vector<double>& contract) const;
 
   // D(pi); false if some job has no path or some slot no pattern (the scenario, or the
   // restricted part of it, is infeasible: no bound).
@@ -120,6 +143,8 @@ class DecompositionBound {
     std::vector<int32_t> entry;     // patterns x jobs: offset into `table` of the choice
     std::vector<double> cost;       // patterns x candidates: SlotCostUsd(L + b)
     std::vector<double> net_kw;     // patterns x candidates: b (0 without battery)
+    std::vector<double> grid_kw;    // patterns x candidates: the import (contract prices only)
+    std::vector<double> load_kw;    // per pattern: its AIDC load (contract prices only)
     std::vector<double> table;      // per active job: 0 (idle), then its mode prices
     std::vector<char> excluded;     // like `table`: choices a restriction excludes (or empty)
   };
@@ -146,6 +171,11 @@ class DecompositionBound {
   std::vector<size_t> picks_;
   int64_t entries_ = 0;
   int candidates_ = 1;  // per pattern: 1 without battery, 4 with
+  // Contract multipliers (ContractStart): how many nu (0 or the slots), whether mu is
+  // priced, and the coordinates' units.
+  int peak_coords_ = 0;
+  bool green_coord_ = false;
+  std::vector<double> contract_units_;
 };
 
 struct DecompositionOutcome {
