@@ -108,6 +108,10 @@ absl::StatusOr<std::vector<std::string>> RestartPathColumns(const Instance& inst
           " from the job's run state there (mode, segments or the length with its restart "
           "overhead, docs/model.md \"Restarts\", do not match)"));
     }
+    if (rules.ViaHub(s, m)) {  // a change of layout goes through the (slot, segment)'s hub
+      names.push_back(export_internal::HubArcName(j, FeasibleLayout(graph, s)));
+      s = RestartRules::Hub(s);
+    }
     names.push_back(TrainName(j, run.mode, false, FeasibleLayout(graph, s), dk));
     s = rules.Train(s, m, slots, dk);
   }
@@ -229,7 +233,8 @@ absl::Status FixSchedule(MilpModel& model, const Instance& instance,
   }
   for (MilpColumn& c : model.columns) {
     const ColumnKind k = c.role.kind;
-    if (k == ColumnKind::kWait || k == ColumnKind::kTrain || k == ColumnKind::kSlotMode) {
+    if (k == ColumnKind::kWait || k == ColumnKind::kTrain || k == ColumnKind::kSlotMode ||
+        k == ColumnKind::kLayoutChange) {
       c.lower = c.upper = 0;
     }
   }

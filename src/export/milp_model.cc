@@ -1,5 +1,7 @@
 // BuildMilp: the MILP of section IV, column for column the model the engine solves.
 #include <algorithm>
+#include <map>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "ckptdp/export.h"
@@ -86,7 +88,10 @@ absl::Status AddGraphJob(const Instance& instance, Scenario scenario, const JobM
   using export_internal::GraphEdge;
   using export_internal::GraphOptionsOf;
   using export_internal::GraphState;
+  using export_internal::HubArcName;
+  using export_internal::HubRowName;
   using export_internal::JobStateGraph;
+  using export_internal::RunState;
   using export_internal::TrainName;
   using export_internal::WaitName;
   const Job& job = instance.jobs[j];
@@ -105,6 +110,9 @@ absl::Status AddGraphJob(const Instance& instance, Scenario scenario, const JobM
                                                    "infeasible: ", why));
   }
   std::vector<Terms> flow(sg.states.size());
+  // (hub state, feasible mode) -> the arcs into the hub from that layout and the hub's train
+  // edges in that mode: at most one of them is used (restart_graph.h).
+  std::map<std::pair<int, int>, Terms> hub_terms;
   for (const GraphEdge& e : sg.edges) {
     const GraphState& s = sg.states[e.from];
     ColumnRole role;
@@ -114,7 +122,14 @@ absl::Status AddGraphJob(const Instance& instance, Scenario scenario, const JobM
     role.run_slots = s.run_slots;
     role.pauses = s.pauses;
     int column;
-    if (e.graph_mode < 0) {
+    if (e.into_hub) {
+      role.kind = ColumnKind::kLayoutChange;
+      role.end_slot = s.slot;
+      role.mode = s.layout;
+      // Continuous: flow conservation at its integer-fed tail makes it integer anyway.
+      column = AddColumn(model, HubArcName(j, s), 0, 1, false, 0, role);
+      hub_terms[{e.to, s.layout}].push_back({column, 1.0});
+    } else if (e.graph_mode < 0) {
       role.kind = ColumnKind::kWait;
       role.end_slot = s.slot + 1;
       column = AddColumn(model, WaitName(j, sg.resources, s), 0, 1, true, 0, role);
@@ -130,6 +145,7 @@ absl::Status AddGraphJob(const Instance& instance, Scenario scenario, const JobM
       column =
           AddColumn(model, TrainName(j, role.mode, sg.resources, s, e.dk), 0, 1, true, 0, role);
       AddCoverage(instance, modes.feasible[role.mode], column, role.slot, role.end_slot, slots);
+      if (s.run == RunState::kChange) hub_terms[{e.from, role.mode}].push_back({column, 1.0});
     }
     flow[e.from].push_back({column, 1.0});
     flow[e.to].push_back({column, -1.0});
@@ -151,6 +167,15 @@ absl::Status AddGraphJob(const Instance& instance, Scenario scenario, const JobM
                                     ? absl::StrCat("sink_j", j)
                                     : FlowRowName(j, false, sg.states[sg.sinks.front()]);
   AddRow(model, sink_name, RowSense::kEqual, 1.0, std::move(into_sinks));
+  for (auto& [key, terms] : hub_terms) {
+    const auto& [hub, mode] = key;
+    const auto is_arc = [&](const auto& term) {
+      return model.columns[term.first].role.kind == ColumnKind::kLayoutChange;
+    };
+    const bool arcs = std::any_of(terms.begin(), terms.end(), is_arc);
+    if (!arcs || std::all_of(terms.begin(), terms.end(), is_arc)) continue;  // nothing to forbid
+    AddRow(model, HubRowName(j, sg.states[hub], mode), RowSense::kLessEqual, 1.0, std::move(terms));
+  }
   return absl::OkStatus();
 }
 

@@ -20,10 +20,14 @@
 //                           feasible mode 7 / paused after a run in mode 7 / no layout that
 //                           matters); a train edge from a state pays the overhead the state
 //                           and its mode imply, x_j0_m7_t0_k0_n1_s7 from the source in the
-//                           initial mode 7 is the initial run continuing
+//                           initial mode 7 is the initial run continuing; _h is the
+//                           layout-change hub of (slot, segment): h_j0_t5_k2_r7 leads into
+//                           it from running mode 7, x_j0_m3_t5_k2_n1_h leaves it in mode 3
+//                           paying resume + reshard (resume alone when reshard_minutes is 0)
 //   y_j0_m7_t5              S3: job 0 runs feasible mode 7 in slot 5
 //   aidc_t5 grid_t5 cur_t5 ch_t5 dis_t5 soc_t5 uch_t5 udis_t5   power side of slot 5
-// Rows: flow_j0_t5_k2 (eq. 25), sink_j0 (all resource end states), one_j0_t5 and work_j0
+// Rows: flow_j0_t5_k2 (eq. 25), sink_j0 (all resource end states), chg_j0_t5_k2_m7 (the hub
+// is not entered from mode 7 and left in mode 7: a change of layout), one_j0_t5 and work_j0
 // (S3), gpu_t5 (eq. 28a), load_t5 (aidc_t5 = base + PUE * IT; its upper bound is eq. 28b),
 // bal_t5 (eq. 29), socbal_t5, chon_t5, dison_t5, excl_t5 (eq. 30).
 #ifndef CKPTDP_EXPORT_H_
@@ -46,17 +50,18 @@ inline constexpr double kMilpInfinity = std::numeric_limits<double>::infinity();
 
 // What a column stands for; SolutionToResult decodes a solution through it.
 enum class ColumnKind {
-  kWait,         // job, slot, segment (and resource state)
-  kTrain,        // job, mode, slot, segment, segments_covered, end_slot
-  kSlotMode,     // S3: job, mode, slot
-  kAidc,         // slot: AIDC load, kW
-  kGrid,         // slot
-  kCurtailment,  // slot
-  kCharge,       // slot
-  kDischarge,    // slot
-  kSoc,          // slot: state of charge at the end of the slot, kWh
-  kChargeOn,     // slot: u_ch
-  kDischargeOn,  // slot: u_dis
+  kWait,          // job, slot, segment (and resource state)
+  kTrain,         // job, mode, slot, segment, segments_covered, end_slot
+  kSlotMode,      // S3: job, mode, slot
+  kLayoutChange,  // job, slot, segment, mode: leaves layout `mode` for the restart hub there
+  kAidc,          // slot: AIDC load, kW
+  kGrid,          // slot
+  kCurtailment,   // slot
+  kCharge,        // slot
+  kDischarge,     // slot
+  kSoc,           // slot: state of charge at the end of the slot, kWh
+  kChargeOn,      // slot: u_ch
+  kDischargeOn,   // slot: u_dis
   // Grid contract (docs/model.md, "Grid contract"):
   kExport,          // slot: renewable power sold, kW
   kRenewableFirst,  // slot: z = 1 allows importing, z = 0 curtailing (renewable_first)

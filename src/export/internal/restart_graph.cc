@@ -18,6 +18,7 @@ GraphState RestartRules::Source() const {
 }
 
 std::optional<GraphState> RestartRules::Wait(const GraphState& s) const {
+  if (s.run == RunState::kChange) return std::nullopt;  // the hub takes no time
   if (s.slot >= graph_.deadline()) return std::nullopt;
   const bool at_end = s.segment == graph_.segments();
   if (at_end ? !graph_.boundary_idle_allowed() : !graph_.allow_wait()) return std::nullopt;
@@ -37,10 +38,19 @@ std::optional<Overhead> RestartRules::TrainOverhead(const GraphState& s, int m) 
   // than restarting it.
   if (m == graph_.initial_mode() && s.slot == graph_.release()) return std::nullopt;
   if (!reshard_) return Overhead::kResume;  // resume + reshard lasts as long as resume
+  if (s.run == RunState::kChange) return Overhead::kRestart;  // the hub's rows forbid m itself
   if (s.run == RunState::kNew) {
     return graph_.initial_outside() ? Overhead::kRestart : Overhead::kResume;
   }
   return s.layout == m ? Overhead::kResume : Overhead::kRestart;
+}
+
+bool RestartRules::ViaHub(const GraphState& s, int m) const {
+  return (s.run == RunState::kRunning || s.run == RunState::kPaused) && s.layout != m;
+}
+
+GraphState RestartRules::Hub(const GraphState& s) {
+  return GraphState{s.slot, s.segment, 0, 0, RunState::kChange, -1};
 }
 
 bool RestartRules::InitialEdgeFrom(const GraphState& s) const {
@@ -56,17 +66,20 @@ GraphState FeasibleLayout(const CheckpointGraph& graph, GraphState s) {
   return s;
 }
 
-JobStateGraph BuildRestartStateGraph(const CheckpointGraph& graph) {
+JobStateGraph BuildRestartStateGraph(const CheckpointGraph& graph, RestartGraphForm form) {
+  const bool hubs = form == RestartGraphForm::kLayoutHubs;
   const RestartRules rules(graph);
   const int release = graph.release(), deadline = graph.deadline();
   const int segments = graph.segments(), max_dk = graph.max_dk(), modes = graph.num_modes();
   const int layers = deadline - release + 1, width = segments + 1;
-  // Run rows as in the DP: running m (0..M-1), paused m (M..2M-1), new (2M).
-  const int rows = 2 * modes + 1;
+  // Run rows as in the DP: running m (0..M-1), paused m (M..2M-1), new (2M); then the hub
+  // (2M+1), after the states that feed it, so that the index stays a topological order.
+  const int rows = 2 * modes + 2;
   const auto row_of = [&](const GraphState& s) {
     return s.run == RunState::kRunning  ? s.layout
            : s.run == RunState::kPaused ? modes + s.layout
-                                        : 2 * modes;
+           : s.run == RunState::kNew    ? 2 * modes
+                                        : 2 * modes + 1;
   };
   const auto index = [&](const GraphState& s) {
     return (static_cast<size_t>(s.slot - release) * width + s.segment) * rows + row_of(s);
@@ -80,6 +93,8 @@ JobStateGraph BuildRestartStateGraph(const CheckpointGraph& graph) {
         if (row < 2 * modes) {
           s.run = row < modes ? RunState::kRunning : RunState::kPaused;
           s.layout = row % modes;
+        } else if (row == 2 * modes + 1) {
+          s.run = RunState::kChange;
         }
         state_of[index(s)] = s;
       }
@@ -115,7 +130,13 @@ JobStateGraph BuildRestartStateGraph(const CheckpointGraph& graph) {
         add(i, rules.Train(s, m, end - s.slot, dk), e);
       }
     }
+    if (hubs && dk_limit > 0 && (s.run == RunState::kRunning || s.run == RunState::kPaused)) {
+      GraphEdge e;
+      e.into_hub = true;
+      add(i, RestartRules::Hub(s), e);
+    }
     for (int m = 0; m < modes; ++m) {
+      if (hubs && rules.ViaHub(s, m)) continue;
       const std::optional<Overhead> o = rules.TrainOverhead(s, m);
       if (!o) continue;
       for (int dk = 1; dk <= dk_limit; ++dk) {
@@ -131,7 +152,8 @@ JobStateGraph BuildRestartStateGraph(const CheckpointGraph& graph) {
   }
   std::vector<char> sink(total, 0);
   for (size_t i = 0; i < total; ++i) {
-    sink[i] = state_of[i].slot == deadline && state_of[i].segment == segments;
+    sink[i] = state_of[i].slot == deadline && state_of[i].segment == segments &&
+              state_of[i].run != RunState::kChange;
   }
   JobStateGraph out = KeepUsefulStates(state_of, reachable, candidates, source, sink);
   out.restarts = true;

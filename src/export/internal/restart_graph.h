@@ -9,6 +9,15 @@
 // reshard, from any other running layout), resume + reshard from another layout. The job's
 // initial run may continue from (0, 0) in its layout with its head start and no overhead;
 // a pruned initial layout serves only that run and its free continuations.
+//
+// Layout changes go through a hub (the default form, docs/model.md "The MILP export"): a
+// train edge from running/paused m in another mode m' costs the same whatever m is, so
+// instead of M x M such edges per (slot, segment, dk), every running/paused state of the
+// (slot, segment) has a zero-time arc into one kChange hub there, the hub has one train
+// edge per mode and dk, and a row per layout m (HubRowName) forbids entering the hub from m
+// and leaving it in m. A unit flow on this acyclic graph is one path, which passes a hub at
+// most once, so for integer flows the row is exactly "m' != m": the hub form has the same
+// paths (same train edges, overheads and slots) as the direct form.
 #ifndef CKPTDP_EXPORT_INTERNAL_RESTART_GRAPH_H_
 #define CKPTDP_EXPORT_INTERNAL_RESTART_GRAPH_H_
 
@@ -31,6 +40,11 @@ class RestartRules {
   // The overhead a train edge in graph mode m pays from s, or nullopt if the rules forbid
   // starting it there (a pruned initial layout; resuming the initial layout at the release).
   std::optional<Overhead> TrainOverhead(const GraphState& s, int m) const;
+  // Whether a train edge in graph mode m from s is a layout change that the hub form routes
+  // through the kChange hub of s's (slot, segment): s runs or paused in another layout.
+  bool ViaHub(const GraphState& s, int m) const;
+  // The layout-change hub of s's (slot, segment).
+  static GraphState Hub(const GraphState& s);
   // Whether the initial run can continue from s.
   bool InitialEdgeFrom(const GraphState& s) const;
   // The state after a train edge in graph mode m of `slots` slots covering `dk` segments.
@@ -41,7 +55,13 @@ class RestartRules {
   bool reshard_;
 };
 
-JobStateGraph BuildRestartStateGraph(const CheckpointGraph& graph);
+enum class RestartGraphForm {
+  kLayoutHubs,  // layout changes through one hub per (slot, segment): what the export writes
+  kDirect,      // one edge per (layout, mode) pair: the reference the hub form is tested on
+};
+
+JobStateGraph BuildRestartStateGraph(const CheckpointGraph& graph,
+                                     RestartGraphForm form = RestartGraphForm::kLayoutHubs);
 
 // `s` with its layout as a feasible-mode index, as names and JobStateGraph states use it.
 GraphState FeasibleLayout(const CheckpointGraph& graph, GraphState s);

@@ -160,6 +160,8 @@ std::string StateSuffix(bool resources, const GraphState& s) {
       return absl::StrCat("_s", s.layout);
     case RunState::kNew:
       return "_s";
+    case RunState::kChange:
+      return "_h";
     case RunState::kUntracked:
       break;
   }
@@ -177,6 +179,14 @@ std::string TrainName(int job, int feasible_mode, bool resources, const GraphSta
 
 std::string FlowRowName(int job, bool resources, const GraphState& s) {
   return absl::StrCat("flow_j", job, "_t", s.slot, "_k", s.segment, StateSuffix(resources, s));
+}
+
+std::string HubArcName(int job, const GraphState& s) {
+  return absl::StrCat("h_j", job, "_t", s.slot, "_k", s.segment, StateSuffix(false, s));
+}
+
+std::string HubRowName(int job, const GraphState& hub, int feasible_mode) {
+  return absl::StrCat("chg_j", job, "_t", hub.slot, "_k", hub.segment, "_m", feasible_mode);
 }
 
 }  // namespace ckptdp::export_internal

@@ -23,6 +23,7 @@ enum class RunState {
   kRunning,    // an edge in `layout` ended here: training on in it is free
   kPaused,     // paused, the last run was in `layout`
   kNew,        // no previous layout that matters (not started; or reshard is free)
+  kChange,     // the layout-change hub of (slot, segment): left a layout, enters another
 };
 
 struct GraphState {
@@ -69,6 +70,7 @@ struct GraphEdge {
   int dk = 0;                           // segments covered by a train edge
   Overhead overhead = Overhead::kNone;  // restart overhead the train edge pays
   bool continues_initial = false;       // the edge continues Job::initial from slot 0
+  bool into_hub = false;  // a zero-time arc from a running/paused state to its kChange hub
 };
 
 struct JobStateGraph {
@@ -95,6 +97,10 @@ std::string StateSuffix(bool resources, const GraphState& s);
 std::string WaitName(int job, bool resources, const GraphState& s);
 std::string TrainName(int job, int feasible_mode, bool resources, const GraphState& s, int dk);
 std::string FlowRowName(int job, bool resources, const GraphState& s);
+// The arc from s (running or paused in a layout) into the layout-change hub of its
+// (slot, segment), and the hub's row forbidding to leave it in the layout it entered from.
+std::string HubArcName(int job, const GraphState& s);
+std::string HubRowName(int job, const GraphState& hub, int feasible_mode);
 
 }  // namespace ckptdp::export_internal
 
