@@ -101,6 +101,11 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
            "node, where the root's decomposition gap is at most 5 % (otherwise "
            "--node-iterations applies)",
            250.0, 1.0, 1e6, &SolveOptions::decomposition_node_iterations),
+      // Joint re-optimisation of 2-3 jobs with the others fixed (#21: docs/engine.md).
+      Spec("reoptimise-every",
+           "every n-th round of the neighbourhood search re-optimises 2-3 interacting jobs "
+           "jointly with the other jobs fixed, instead of ruin and recreate (0 = never)",
+           0.0, 0.0, 1e6, &SolveOptions::reoptimise_every),
   };
   return specs;
 }

@@ -34,7 +34,8 @@ struct SolveOptions {
   int decomposition_node_iterations = 250;  // its volume iterations per branch-and-bound node
   int neighbourhood_stall_rounds = 100;     // neighbourhood search: stop after this many rounds
                                             // per job (at least 100) without improvement (0 = none)
-  int log_level = 1;              // 0 quiet, 1 changes and throttled progress, 2 every iteration
+  int reoptimise_every = 0;  // every n-th neighbourhood round re-optimises 2-3 jobs (0 = never)
+  int log_level = 1;         // 0 quiet, 1 changes and throttled progress, 2 every iteration
   bool diagnose_capacity = true;  // when no schedule is found, search the binding site limit
   std::ostream* log = nullptr;    // the solver log (docs/engine.md, "The log")
   // The stop token: once it reads true, the search stops at its next check of the deadline
