@@ -120,6 +120,11 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
                 "steps), volume (the volume algorithm) or bundle (a proximal bundle method)",
                 SolveOptions{}.dual_method, {"subgradient", "volume", "bundle"},
                 &SolveOptions::dual_method),
+      // Joint re-optimisation of 2-3 jobs with the others fixed (#21: docs/engine.md).
+      Spec("reoptimise-every",
+           "every n-th round of the neighbourhood search re-optimises 2-3 interacting jobs "
+           "jointly with the other jobs fixed, instead of ruin and recreate (0 = never)",
+           0.0, 0.0, 1e6, &SolveOptions::reoptimise_every),
   };
   return specs;
 }

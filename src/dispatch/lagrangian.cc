@@ -301,6 +301,7 @@ absl::Status Root::SearchAfterRoot() {
       options_.neighbourhood_stall_rounds > 0) {
     NeighbourhoodOptions lns;
     lns.guide = &average_;
+    lns.reoptimise_every = options_.reoptimise_every;
     // At --log-level 2, a row per improvement: how the incumbent moves over a long search.
     if (options_.log_level >= kLogEveryRow) {
       lns.on_improvement = [this](double, int rounds) {
@@ -319,9 +320,11 @@ absl::Status Root::SearchAfterRoot() {
                                      search_until, good_enough));
     out_.neighbourhood_rounds = stats.rounds;
     Log("lns", absl::StrFormat("neighbourhood search: %d rounds, %d improvements, %d full "
-                               "evaluations; RINS: %d rounds, %d improvements",
+                               "evaluations; RINS: %d rounds, %d improvements; groups: %d "
+                               "rounds, %d improvements, %d proven",
                                stats.rounds, stats.improvements, stats.evaluations,
-                               stats.guided_rounds, stats.guided_improvements));
+                               stats.guided_rounds, stats.guided_improvements, stats.group_rounds,
+                               stats.group_improvements, stats.group_proven));
     if (search_until.Passed() && !gap_.Closed(Incumbent(), bound)) {
       out_.status = search_until.Reason();
     }

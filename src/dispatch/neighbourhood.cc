@@ -1,6 +1,8 @@
 #include "dispatch/internal/neighbourhood.h"
 
 #include "dispatch/internal/guided_search.h"
+#include "dispatch/internal/pair_reoptimisation.h"
+#include "dispatch/internal/seeded_draws.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,12 +12,6 @@
 
 namespace ckptdp::internal {
 namespace {
-
-// A uniform draw from [0, n) that is the same on every standard library (unlike
-// std::uniform_int_distribution): results must not depend on the platform either.
-int Draw(std::mt19937_64& rng, int n) {
-  return static_cast<int>(rng() % static_cast<std::uint64_t>(n));
-}
 
 template <typename T>
 void Shuffle(std::mt19937_64& rng, std::vector<T>& v) {
@@ -35,22 +31,6 @@ void AddGpuPrice(const ScenarioContext& c, int job, const std::vector<double>& g
       row[t + 1] += added;
     }
   }
-}
-
-// Draws a job with probability proportional to `weight` (all zero: uniformly).
-int DrawWeighted(std::mt19937_64& rng, const std::vector<double>& weight) {
-  double total = 0;
-  for (double w : weight) total += w;
-  const int n = static_cast<int>(weight.size());
-  if (!(total > 0)) return Draw(rng, n);
-  // 53 random bits as a fraction in [0, 1): the same on every platform.
-  const double r = static_cast<double>(rng() >> 11) * 0x1.0p-53 * total;
-  double acc = 0;
-  for (int j = 0; j < n; ++j) {
-    acc += weight[j];
-    if (r < acc) return j;
-  }
-  return n - 1;
 }
 
 // A relaxation-induced neighbourhood (RINS): the seed and up to max_removed - 1 jobs whose
@@ -156,6 +136,33 @@ bool MayImprove(const ScenarioContext& c, const Evaluated& current,
   return delta < -0.5e-9 * std::max(1.0, std::abs(current.cost_usd));
 }
 
+// The group rounds' own random stream (xor-ed into the search's seed): enabling them
+// leaves the draws of the other rounds' stream as they were.
+constexpr std::uint64_t kGroupStream = 0x9e3779b97f4a7c15ULL;
+
+// One round of joint re-optimisation of 2-3 interacting jobs (pair_reoptimisation.h),
+// skipped if the same group was tried since the last improvement. Returns whether the
+// incumbent improved.
+absl::StatusOr<bool> ReoptimiseGroupRound(const ScenarioContext& c, Workspaces& work,
+                                          Evaluated& current, const std::vector<double>& weight,
+                                          std::mt19937_64& rng, std::set<std::vector<int>>& tried,
+                                          NeighbourhoodStats& stats) {
+  const std::vector<int> group = PickInteractingGroup(c, current, weight, rng);
+  std::vector<int> key = group;
+  std::sort(key.begin(), key.end());
+  key.push_back(-1);  // apart from the ruin-and-recreate rounds' keys
+  if (group.size() < 2 || !tried.insert(std::move(key)).second) return false;
+  ++stats.group_rounds;
+  CKPTDP_ASSIGN_OR_RETURN(const GroupReoptimisation r,
+                          ReoptimiseGroup(c, work, current, group, GroupReoptimisationOptions{}));
+  if (r.proven) ++stats.group_proven;
+  if (r.improved) {
+    ++stats.improvements;
+    ++stats.group_improvements;
+  }
+  return r.improved;
+}
+
 }  // namespace
 
 absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
@@ -166,6 +173,7 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
   NeighbourhoodStats stats;
   if (c.num_jobs() == 0 || !current.feasible) return stats;
   std::mt19937_64 rng(options.seed);
+  std::mt19937_64 group_rng(options.seed ^ kGroupStream);
   EdgeCosts costs;
   std::vector<double> aidc, shift;
   std::vector<int> gpus;
@@ -191,6 +199,18 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
     if (guided && disagreement_stale) {
       disagreement = guide.Disagreement(c, current.schedule);
       disagreement_stale = false;
+    }
+    if (options.reoptimise_every > 0 && stats.rounds % options.reoptimise_every == 0) {
+      CKPTDP_ASSIGN_OR_RETURN(const bool improved,
+                              ReoptimiseGroupRound(c, work, current, guided ? disagreement : excess,
+                                                   group_rng, tried, stats));
+      if (improved) {
+        since_improvement = 0;
+        tried.clear();
+        disagreement_stale = true;
+        if (options.on_improvement) options.on_improvement(current.cost_usd, stats.rounds);
+      }
+      continue;
     }
     // With x-bar, a third of the rounds are relaxation-induced (RINS); without it the
     // draws are those of the plain search.

@@ -40,7 +40,8 @@ struct SolveOptions {
                                             // per job (at least 100) without improvement (0 = none)
   // How the root decomposition bound's multipliers move (docs/engine.md, "Dual methods").
   DualMethod dual_method = DualMethod::kVolume;
-  int log_level = 1;              // 0 quiet, 1 changes and throttled progress, 2 every iteration
+  int reoptimise_every = 0;  // every n-th neighbourhood round re-optimises 2-3 jobs (0 = never)
+  int log_level = 1;         // 0 quiet, 1 changes and throttled progress, 2 every iteration
   bool diagnose_capacity = true;  // when no schedule is found, search the binding site limit
   std::ostream* log = nullptr;    // the solver log (docs/engine.md, "The log")
   // The stop token: once it reads true, the search stops at its next check of the deadline

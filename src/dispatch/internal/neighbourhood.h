@@ -34,6 +34,10 @@ struct NeighbourhoodOptions {
   // x-bar of the Lagrangian phase (guided_search.h), or null: with it, a third of the
   // rounds are relaxation-induced neighbourhoods (RINS).
   const RelaxedAverage* guide = nullptr;
+  // Every reoptimise_every-th round (0: never) re-optimises 2-3 interacting jobs jointly
+  // with the others fixed instead of ruin and recreate (pair_reoptimisation.h); its group
+  // is drawn from a stream of its own, derived from `seed`.
+  int reoptimise_every = 0;
   // Called after each improvement with the new cost and the rounds so far, or empty.
   std::function<void(double cost, int rounds)> on_improvement;
 };
@@ -44,6 +48,9 @@ struct NeighbourhoodStats {
   int evaluations = 0;    // full evaluations (without a battery, the others are screened)
   int guided_rounds = 0;  // relaxation-induced (RINS) rounds, and their improvements
   int guided_improvements = 0;
+  int group_rounds = 0;        // joint re-optimisations of 2-3 jobs, their improvements, and
+  int group_improvements = 0;  // how many proved the group's optimum (no battery)
+  int group_proven = 0;
 };
 
 // Improves `current` (feasible) in place; `prices`, the Lagrangian multipliers at the best
