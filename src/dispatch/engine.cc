@@ -101,6 +101,22 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
            "node, where the root's decomposition gap is at most 5 % (otherwise "
            "--node-iterations applies)",
            250.0, 1.0, 1e6, &SolveOptions::decomposition_node_iterations),
+      Spec("progress-branching",
+           "decomposition nodes: 1 branches on a job's progress (\"at least k segments by "
+           "slot t\") where x-bar splits it, 2 where it splits it at least as evenly as a "
+           "level, 0 on levels only",
+           0.0, 0.0, 2.0, &SolveOptions::progress_branching),
+      Spec("node-fixing",
+           "decomposition nodes: path-reduced-cost fixing at every node (0 = at the root only)",
+           1.0, 0.0, 1.0, &SolveOptions::node_fixing),
+      Spec("early-branching-window",
+           "decomposition nodes: every this many volume iterations, branch at once when the "
+           "bound's rise cannot reach the cutoff (0 = off)",
+           0.0, 0.0, 1e6, &SolveOptions::early_branching_window),
+      Spec("strong-branching",
+           "decomposition nodes: candidates tried with a few volume iterations per child before "
+           "branching (0 = off)",
+           0.0, 0.0, 100.0, &SolveOptions::strong_branching_candidates),
   };
   return specs;
 }
