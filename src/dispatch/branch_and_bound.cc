@@ -510,6 +510,10 @@ absl::Status Search::Run() {
   }
   root_.lower_bound = global_bound();
   Log(open.size(), root_.lower_bound, true);
+  if (fixings_at_nodes_ > 0) {
+    log_.Note(absl::StrFormat("node fixing: %d (job, slot, choice) removed below the root",
+                              fixings_at_nodes_));
+  }
   if (gap_.Closed(Incumbent(), root_.lower_bound)) {
     root_.status = SolveStatus::kOptimal;
   } else if (stopped_by_deadline) {

@@ -70,7 +70,7 @@ PathSolution PathSolver::SolvePlain(const CheckpointGraph& g, const EdgeCosts& c
         double* dst = value_.data() + static_cast<size_t>(te) * width + dk;
         int lo = std::max({k0, k_min_[te] - dk, k_lo_[te] - dk});
         int hi = std::min(segments - dk, k_hi_[te] - dk);
-        NarrowBySpan(k_lo_, k_hi_, ti, te, lo, hi);
+        if (costs.HasProgressLimits()) NarrowBySpan(k_lo_, k_hi_, ti, te, lo, hi);
         for (int k = lo; k <= hi; ++k) dst[k] = std::min(dst[k], src[k] + c);
       }
     }
@@ -103,7 +103,7 @@ PathSolution PathSolver::SolvePlain(const CheckpointGraph& g, const EdgeCosts& c
         const int start = tau - l;
         if (!costs.Allowed(m, start, tau)) continue;
         int span_lo = k - dk, span_hi = k - dk;  // its start and inside within the limits
-        NarrowBySpan(k_lo_, k_hi_, ti - l - 1, ti, span_lo, span_hi);
+        if (costs.HasProgressLimits()) NarrowBySpan(k_lo_, k_hi_, ti - l - 1, ti, span_lo, span_hi);
         if (span_lo > span_hi) continue;
         const double from = value_[static_cast<size_t>(ti - l) * width + k - dk];
         if (from + (row[tau] - row[start]) != v) continue;
@@ -183,7 +183,9 @@ PathSolution PathSolver::SolveWithResources(const CheckpointGraph& g, const Edge
               if (end > deadline || !costs.Allowed(m, tau, end)) break;
               if (g.MinimumSlotsFor(segments - k - dk) > deadline - end) continue;
               int span_lo = k, span_hi = k;  // the edge's start within the limits
-              NarrowBySpan(k_lo_, k_hi_, ti, end - release, span_lo, span_hi);
+              if (costs.HasProgressLimits()) {
+                NarrowBySpan(k_lo_, k_hi_, ti, end - release, span_lo, span_hi);
+              }
               const int te = end - release;
               if (span_lo > span_hi || k + dk < k_lo_[te] || k + dk > k_hi_[te]) continue;
               const int c_next = std::min(run_cap, c + l);
