@@ -10,12 +10,16 @@
 #include "absl/strings/str_format.h"
 #include "dispatch/internal/dual.h"
 #include "dispatch/internal/multiplier_update.h"
+#include "dispatch/internal/progress_branching.h"
 
 namespace ckptdp::internal {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// Strong branching: volume iterations per candidate child. A node takes 250; a few dozen
+// rank the candidates (and start the children from a higher bound).
+constexpr int kStrongIterations = 20;
 
 struct Node {
   long id = 0;
@@ -23,7 +27,32 @@ struct Node {
   std::vector<SlotRestriction> restrictions;  // at most one per (job, slot)
   Multipliers multipliers;                    // warm start: the parent's best multipliers
   DecompositionPrices prices;                 // the same for the decomposition bound (when used)
+  // Decomposition nodes only: progress restrictions (progress_branching.h) and the choices
+  // that reduced-cost fixing removed here or in an ancestor (DecompositionBound::Restrict).
+  std::vector<ProgressRestriction> progress;
+  std::vector<std::vector<char>> excluded;
 };
+
+// The progress range [lo, hi] of (job, slot) at a node; `top` is the job's segments.
+std::pair<int, int> ProgressRange(const std::vector<ProgressRestriction>& rs, int job, int slot,
+                                  int top) {
+  for (const ProgressRestriction& r : rs) {
+    if (r.job == job && r.slot == slot) return {r.lo, r.hi};
+  }
+  return {0, top};
+}
+
+std::vector<ProgressRestriction> With(std::vector<ProgressRestriction> rs,
+                                      const ProgressRestriction& add) {
+  for (ProgressRestriction& r : rs) {
+    if (r.job == add.job && r.slot == add.slot) {
+      r = add;
+      return rs;
+    }
+  }
+  rs.push_back(add);
+  return rs;
+}
 
 // The level range (lo, hi] of (job, slot) at a node; `top` is the job's highest level.
 std::pair<int, int> Range(const std::vector<SlotRestriction>& rs, int job, int slot, int top) {
@@ -83,11 +112,23 @@ class Search {
     // usage[j][(t - release) * (levels + 1) + level]: weight of the relaxed plans' levels.
     std::vector<std::vector<double>> usage;
     std::vector<PathSolution> last_plans;
-    DecompositionPrices prices;  // decomposition bound: the best prices
+    DecompositionPrices prices;                     // decomposition bound: the best prices
+    std::vector<std::vector<double>> progress_bar;  // its average progress (may be empty)
+    // Node fixing: the node's excluded choices with those removed here, and the least bound
+    // of the removed ones (infinity: none).
+    std::vector<std::vector<char>> excluded;
+    double fixed_bound = kInf;
   };
+  // A split into two children: on levels, or on progress when `on_progress`. Strong
+  // branching may have raised the children's bounds and prices already.
   struct Branch {
     bool found = false;
     SlotRestriction left, right;
+    bool on_progress = false;
+    ProgressRestriction progress_left, progress_right;
+    double score = 0;
+    double bound_left = -kInf, bound_right = -kInf;
+    std::optional<DecompositionPrices> prices_left, prices_right;
   };
 
   double Incumbent() const { return root_.incumbent->cost_usd; }
@@ -97,6 +138,15 @@ class Search {
   absl::Status OfferPlans(const std::vector<PathSolution>& plans, const Multipliers& prices);
   absl::Status OfferSchedule(Schedule schedule, double* cost);
   Branch ChooseBranch(const Node& node, const NodeResult& result) const;
+  static Branch Split(const SlotRestriction& left, const SlotRestriction& right);
+  // Progress splits of x-bar, the most divided first (at most `limit`).
+  std::vector<Branch> ProgressCandidates(const Node& node, const NodeResult& result,
+                                         int limit) const;
+  // Light strong branching: a few volume iterations on both children of each candidate;
+  // the one whose weaker child gains most wins (the product rule).
+  absl::StatusOr<Branch> StrongBranch(const Node& node, const NodeResult& result,
+                                      std::vector<Branch> candidates);
+  Node Child(const Node& node, const NodeResult& result, const Branch& b, bool left, long id) const;
   // A log row; `progress_point` rows may be shown to show progress, the others only if news.
   void Log(size_t open, double bound, bool progress_point) {
     log_.Offer(
@@ -115,6 +165,7 @@ class Search {
   DecompositionRoot* decomposition_;  // null: Lagrangian node bounds
   DualEvaluator dual_;
   EdgeCosts scratch_;
+  long fixings_at_nodes_ = 0;  // choices removed by node fixing, for the log
 };
 
 absl::Status Search::OfferSchedule(Schedule schedule, double* cost) {
@@ -137,10 +188,12 @@ absl::StatusOr<Search::NodeResult> Search::SolveByDecomposition(const Node& node
   NodeResult out;
   out.multipliers = node.multipliers;
   DecompositionBound& d = *decomposition_->bound;
-  d.Restrict(node.restrictions);
+  d.Restrict(node.restrictions, node.progress, node.excluded);
   DecompositionOptions volume;
   volume.max_iterations = options_.decomposition_node_iterations;
   volume.gap = options_.gap;
+  volume.early_branching_window = options_.early_branching_window;
+  volume.cutoff = Cutoff();
   CKPTDP_ASSIGN_OR_RETURN(std::optional<DecompositionOutcome> run,
                           RunVolumeAlgorithm(d, node.prices, Incumbent(), volume, deadline_));
   if (!run) {
@@ -150,6 +203,17 @@ absl::StatusOr<Search::NodeResult> Search::SolveByDecomposition(const Node& node
   out.bound = std::max(node.bound, run->bound);
   out.prices = std::move(run->prices);
   out.last_plans = std::move(run->plans);
+  out.progress_bar = std::move(run->progress_bar);
+  out.excluded = node.excluded;
+  // Path-reduced-cost fixing at the node's best prices (decomposition_fixing.h): choices
+  // whose bound reaches the cutoff leave the node and its subtree.
+  if (options_.node_fixing != 0 && out.bound < Cutoff()) {
+    if (const auto bounds = d.ChoiceBounds(out.prices, /*allow_resolves=*/false)) {
+      const NodeFixing fixed = ExcludeAboveCutoff(*bounds, Cutoff(), out.excluded);
+      out.fixed_bound = fixed.removed_bound;
+      fixings_at_nodes_ += fixed.removed;
+    }
+  }
   // x-bar by level instead of by choice.
   out.usage.resize(c_.num_jobs());
   for (int j = 0; j < c_.num_jobs(); ++j) {
@@ -209,9 +273,114 @@ absl::StatusOr<Search::NodeResult> Search::SolveNode(const Node& node) {
   return out;
 }
 
+std::vector<Search::Branch> Search::ProgressCandidates(const Node& node, const NodeResult& result,
+                                                       int limit) const {
+  std::vector<Branch> out;
+  if (options_.progress_branching == 0 || result.progress_bar.empty()) return out;
+  const Instance& in = *c_.instance;
+  for (int j = 0; j < c_.num_jobs(); ++j) {
+    const Job& job = in.jobs[j];
+    const int width = job.segments + 1;
+    if (result.progress_bar[j].size() !=
+        static_cast<size_t>(job.deadline_slot - job.release_slot + 1) * width) {
+      continue;  // (the DP of this job does not take progress limits)
+    }
+    for (int t = job.release_slot + 1; t < job.deadline_slot; ++t) {
+      const auto [lo, hi] = ProgressRange(node.progress, j, t, job.segments);
+      const double* p =
+          result.progress_bar[j].data() + static_cast<size_t>(t - job.release_slot) * width;
+      double at_least = 0;  // weight of progress >= k
+      for (int k = job.segments; k > lo; --k) {
+        at_least += p[k];
+        if (k > hi) continue;
+        Branch b;
+        b.found = true;
+        b.on_progress = true;
+        b.score = std::min(at_least, 1.0 - at_least);
+        if (b.score <= 1e-6) continue;
+        b.progress_left = {j, t, k, hi};
+        b.progress_right = {j, t, lo, k - 1};
+        out.push_back(b);
+      }
+    }
+  }
+  // The most divided first; ties in (job, slot, k) order, so the choice is deterministic.
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Branch& a, const Branch& b) { return a.score > b.score; });
+  if (static_cast<int>(out.size()) > limit) out.resize(limit);
+  return out;
+}
+
+Node Search::Child(const Node& node, const NodeResult& result, const Branch& b, bool left,
+                   long id) const {
+  Node child{id,
+             result.bound,
+             node.restrictions,
+             result.multipliers,
+             result.prices,
+             node.progress,
+             result.excluded};
+  if (b.on_progress) {
+    child.progress = With(node.progress, left ? b.progress_left : b.progress_right);
+  } else {
+    child.restrictions = With(node.restrictions, left ? b.left : b.right);
+  }
+  // Strong branching's trial: a valid bound of the child and better prices to start from.
+  const double trial = left ? b.bound_left : b.bound_right;
+  const auto& prices = left ? b.prices_left : b.prices_right;
+  if (trial > child.bound) {
+    child.bound = trial;
+    if (prices) child.prices = *prices;
+  }
+  return child;
+}
+
+absl::StatusOr<Search::Branch> Search::StrongBranch(const Node& node, const NodeResult& result,
+                                                    std::vector<Branch> candidates) {
+  DecompositionBound& d = *decomposition_->bound;
+  DecompositionOptions trial;
+  trial.max_iterations = kStrongIterations;
+  trial.gap = options_.gap;
+  size_t best = 0;
+  double best_score = -1;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    Branch& b = candidates[i];
+    for (bool left : {true, false}) {
+      const Node child = Child(node, result, b, left, 0);
+      d.Restrict(child.restrictions, child.progress, child.excluded);
+      CKPTDP_ASSIGN_OR_RETURN(std::optional<DecompositionOutcome> run,
+                              RunVolumeAlgorithm(d, child.prices, Incumbent(), trial, deadline_));
+      // No path or pattern left: the child is empty, as good as pruned.
+      const double bound = run ? std::max(child.bound, run->bound) : kInf;
+      (left ? b.bound_left : b.bound_right) = bound;
+      if (run && run->bound > child.bound) (left ? b.prices_left : b.prices_right) = run->prices;
+    }
+    const double gain_left = std::min(b.bound_left, Cutoff()) - result.bound;
+    const double gain_right = std::min(b.bound_right, Cutoff()) - result.bound;
+    const double score = std::max(gain_left, 1e-9) * std::max(gain_right, 1e-9);
+    if (score > best_score) {
+      best_score = score;
+      best = i;
+    }
+  }
+  return std::move(candidates[best]);
+}
+
+Search::Branch Search::Split(const SlotRestriction& left, const SlotRestriction& right) {
+  Branch b;
+  b.found = true;
+  b.left = left;
+  b.right = right;
+  return b;
+}
+
 Search::Branch Search::ChooseBranch(const Node& node, const NodeResult& result) const {
   const Instance& in = *c_.instance;
   Branch b;
+  // 0. Decomposition nodes: the most divided progress of x-bar; with progress_branching 2
+  // only when it is at least as divided as the most divided level below.
+  const std::vector<Branch> progress = ProgressCandidates(node, result, 1);
+  if (!progress.empty() && options_.progress_branching == 1) return progress.front();
   // 1. The most divided (job, slot) of the averaged relaxed plans.
   double best_score = 1e-6;
   for (int j = 0; j < c_.num_jobs(); ++j) {
@@ -230,10 +399,13 @@ Search::Branch Search::ChooseBranch(const Node& node, const NodeResult& result) 
         const double score = std::min(below, total - below) / total;
         if (score > best_score) {
           best_score = score;
-          b = {true, {j, t, lo, l}, {j, t, l, hi}};
+          b = Split({j, t, lo, l}, {j, t, l, hi});
         }
       }
     }
+  }
+  if (!progress.empty() && (!b.found || progress.front().score >= best_score)) {
+    return progress.front();
   }
   if (b.found) return b;
   // 2. A pair that takes part in a violation of the shared limits by the last plans.
@@ -252,7 +424,7 @@ Search::Branch Search::ChooseBranch(const Node& node, const NodeResult& result) 
       const auto [lo, hi] = Range(node.restrictions, j, t, c_.jobs[j]->num_modes());
       if (level == 0 || hi - lo <= 1) continue;
       const int split = level - 1 > lo ? level - 1 : level;  // lo < split < hi
-      b = {true, {j, t, lo, split}, {j, t, split, hi}};
+      b = Split({j, t, lo, split}, {j, t, split, hi});
     }
   }
   if (b.found) return b;
@@ -263,7 +435,7 @@ Search::Branch Search::ChooseBranch(const Node& node, const NodeResult& result) 
       const auto [lo, hi] = Range(node.restrictions, j, t, c_.jobs[j]->num_modes());
       if (hi - lo <= 1) continue;
       const int split = lo + (hi - lo) / 2;
-      b = {true, {j, t, lo, split}, {j, t, split, hi}};
+      b = Split({j, t, lo, split}, {j, t, split, hi});
     }
   }
   return b;  // not found: every level is fixed, the node is a single load profile
@@ -273,8 +445,13 @@ absl::Status Search::Run() {
   // Open nodes by (bound, id): the first is the best bound, ties in creation order.
   std::map<std::pair<double, long>, Node> open;
   open.emplace(std::make_pair(root_.lower_bound, 0L),
-               Node{0, root_.lower_bound, fixings_.restrictions, root_.multipliers,
-                    decomposition_ != nullptr ? decomposition_->prices : DecompositionPrices{}});
+               Node{0,
+                    root_.lower_bound,
+                    fixings_.restrictions,
+                    root_.multipliers,
+                    decomposition_ != nullptr ? decomposition_->prices : DecompositionPrices{},
+                    {},
+                    {}});
   long next_id = 1;
   // Least bound of the nodes closed without being branched, and of the fixed-out part.
   double closed = fixings_.removed_bound;
@@ -298,10 +475,21 @@ absl::Status Search::Run() {
       stopped_by_deadline = true;
       break;
     }
-    if (result.infeasible) continue;  // no schedule in this node
+    if (result.infeasible) continue;                // no schedule in this node
+    closed = std::min(closed, result.fixed_bound);  // the part node fixing removed
+    Branch b;
+    if (result.bound < Cutoff()) {
+      b = ChooseBranch(node, result);
+      if (b.on_progress && options_.strong_branching_candidates > 1) {
+        CKPTDP_ASSIGN_OR_RETURN(
+            b,
+            StrongBranch(node, result,
+                         ProgressCandidates(node, result, options_.strong_branching_candidates)));
+      }
+    }
     if (result.bound >= Cutoff()) {
       closed = std::min(closed, result.bound);
-    } else if (const Branch b = ChooseBranch(node, result); !b.found) {
+    } else if (!b.found) {
       // Every (job, slot) level is fixed: the relaxed plans are the node's only load profile.
       Schedule s;
       for (const PathSolution& p : result.last_plans) s.jobs.push_back(p.runs);
@@ -309,9 +497,12 @@ absl::Status Search::Run() {
       CKPTDP_RETURN_IF_ERROR(OfferSchedule(std::move(s), &cost));
       closed = std::min(closed, cost);
     } else {
-      for (const SlotRestriction& r : {b.left, b.right}) {
-        Node child{next_id++, result.bound, With(node.restrictions, r), result.multipliers,
-                   result.prices};
+      for (bool left : {true, false}) {
+        Node child = Child(node, result, b, left, next_id++);
+        if (child.bound >= Cutoff()) {  // strong branching's trial pruned it already
+          closed = std::min(closed, child.bound);
+          continue;
+        }
         open.emplace(std::make_pair(child.bound, child.id), std::move(child));
       }
     }
@@ -319,6 +510,10 @@ absl::Status Search::Run() {
   }
   root_.lower_bound = global_bound();
   Log(open.size(), root_.lower_bound, true);
+  if (fixings_at_nodes_ > 0) {
+    log_.Note(absl::StrFormat("node fixing: %d (job, slot, choice) removed below the root",
+                              fixings_at_nodes_));
+  }
   if (gap_.Closed(Incumbent(), root_.lower_bound)) {
     root_.status = SolveStatus::kOptimal;
   } else if (stopped_by_deadline) {

@@ -262,9 +262,28 @@ void DecompositionBound::ProjectContract(std::vector<double>& contract) const {
 }
 
 void DecompositionBound::Restrict(const std::vector<SlotRestriction>& restrictions) {
+  Restrict(restrictions, {}, {});
+}
+
+void DecompositionBound::Restrict(const std::vector<SlotRestriction>& restrictions,
+                                  const std::vector<ProgressRestriction>& progress,
+                                  const std::vector<std::vector<char>>& excluded) {
   const ScenarioContext& c = *c_;
   for (auto& r : restrictions_) r.clear();
   for (Slot& s : slots_) s.excluded.clear();
+  progress_ = progress;
+  excluded_ = excluded;
+  // The slot side drops the patterns with an excluded choice.
+  for (int j = 0; j < static_cast<int>(excluded.size()); ++j) {
+    const int release = c.instance->jobs[j].release_slot, stride = c.jobs[j]->num_modes() + 1;
+    for (size_t i = 0; i < excluded[j].size(); ++i) {
+      if (!excluded[j][i]) continue;
+      Slot& s = slots_[release + static_cast<int>(i) / stride];
+      if (s.excluded.empty()) s.excluded.assign(s.table.size(), 0);
+      const int k = static_cast<int>(std::find(s.jobs.begin(), s.jobs.end(), j) - s.jobs.begin());
+      s.excluded[s.price_offset[k] + static_cast<int>(i) % stride] = 1;
+    }
+  }
   for (const SlotRestriction& r : restrictions) {
     restrictions_[r.job].push_back(r);
     Slot& s = slots_[r.slot];
@@ -287,6 +306,8 @@ void DecompositionBound::ApplyJobRestrictions(int j, const SlotRestriction* repl
   costs.next_blocked.clear();
   costs.wait_forbidden.clear();
   ApplyRestrictions(*c_, j, rs, level_of_mode_[j], costs);
+  if (!excluded_.empty()) ExcludeChoices(*c_, j, excluded_[j], costs);
+  ApplyProgressRestrictions(j, c_->instance->jobs[j].segments, progress_, costs);
 }
 
 bool DecompositionBound::Evaluate(const DecompositionPrices& prices, DecompositionPoint& out) {
@@ -305,6 +326,7 @@ bool DecompositionBound::SolveJobSide(const DecompositionPrices& prices, Decompo
   out.job_choice.resize(c.num_jobs());
   out.slot_choice.resize(c.num_jobs());
   out.plans.resize(c.num_jobs());
+  out.job_progress.resize(c.num_jobs());
   // The path DP with the copy prices as per-(mode, slot) edge costs.
   for (int j = 0; j < c.num_jobs(); ++j) {
     const Job& job = in.jobs[j];
@@ -326,6 +348,7 @@ bool DecompositionBound::SolveJobSide(const DecompositionPrices& prices, Decompo
     if (!plan.feasible) return false;
     out.job_side += sub.LowerBound(costs, plan, work_[j]);
     PlanChoices(c, j, plan.runs, out.job_choice[j]);
+    PlanProgress(plan.runs, job.release_slot, job.deadline_slot, out.job_progress[j]);
     out.slot_choice[j].assign(job.deadline_slot - job.release_slot, 0);
   }
   return true;
@@ -472,6 +495,13 @@ class VolumeAverages {
     }
     OneHot(point.job_choice, u_bar_);
     OneHot(point.slot_choice, y_bar_);
+    progress_bar_.resize(jobs_);
+    for (int j = 0; j < jobs_; ++j) {
+      const std::vector<int>& p = point.job_progress[j];
+      width_.push_back(p.empty() ? 1 : p.back() + 1);  // the last is the segments done
+      progress_bar_[j].assign(p.size() * width_[j], 0.0);
+      for (size_t i = 0; i < p.size(); ++i) progress_bar_[j][i * width_[j] + p[i]] = 1.0;
+    }
     for (int i = 0; i < coords_; ++i) {
       bb_bar_[i] = Copy(point.battery_kw, i);
       bs_bar_[i] = Copy(point.slot_battery_kw, i);
@@ -548,6 +578,9 @@ class VolumeAverages {
         u_bar_[j][i * stride + point.job_choice[j][i]] += alpha;
         y_bar_[j][i * stride + point.slot_choice[j][i]] += alpha;
       }
+      const std::vector<int>& p = point.job_progress[j];
+      for (double& x : progress_bar_[j]) x *= 1 - alpha;
+      for (size_t i = 0; i < p.size(); ++i) progress_bar_[j][i * width_[j] + p[i]] += alpha;
     }
     for (int i = 0; i < coords_; ++i) {
       bb_bar_[i] = (1 - alpha) * bb_bar_[i] + alpha * Copy(point.battery_kw, i);
@@ -569,6 +602,8 @@ class VolumeAverages {
     }
     return x_bar;
   }
+  // The job side's progress, averaged like u-bar (DecompositionOutcome::progress_bar).
+  const std::vector<std::vector<double>>& ProgressBar() const { return progress_bar_; }
 
  private:
   // Coordinate t of a net battery power, in units of P.
@@ -590,6 +625,8 @@ class VolumeAverages {
   std::vector<double> contract_units_, contract_bar_;
   std::vector<int> window_, modes_;
   std::vector<std::vector<double>> u_bar_, y_bar_;
+  std::vector<int> width_;  // per job: segments + 1
+  std::vector<std::vector<double>> progress_bar_;
   std::vector<double> bb_bar_, bs_bar_;
 };
 
@@ -621,6 +658,7 @@ absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
   double f = 0.1, alpha_max = 0.1;
   int reds = 0, last_check = 0;
   double bound_at_check = out.bound;
+  double bound_at_window = out.bound;
   DecompositionPrices pi = pi0, direction = pi0;
   for (int it = 2; it <= options.max_iterations; ++it) {
     if (RelativeGap(target, out.bound) <= options.gap || deadline.Passed()) break;
@@ -659,6 +697,12 @@ absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
       f *= 0.66;
       reds = 0;
     }
+    if (options.early_branching_window > 0 && it % options.early_branching_window == 0) {
+      const double rise = out.bound - bound_at_window;
+      const double remaining = options.max_iterations - it;
+      if (out.bound + rise * remaining / options.early_branching_window < options.cutoff) break;
+      bound_at_window = out.bound;
+    }
     if (it - last_check >= 100) {
       // Less than 1 % of the remaining gap gained in 100 iterations: trust x-bar's history
       // more (a smaller weight for the newest point).
@@ -670,6 +714,7 @@ absl::StatusOr<std::optional<DecompositionOutcome>> RunVolumeAlgorithm(
     }
   }
   out.x_bar = averages.XBar();
+  out.progress_bar = averages.ProgressBar();
   return out;
 }
 

@@ -125,6 +125,22 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
            "every n-th round of the neighbourhood search re-optimises 2-3 interacting jobs "
            "jointly with the other jobs fixed, instead of ruin and recreate (0 = never)",
            0.0, 0.0, 1e6, &SolveOptions::reoptimise_every),
+      Spec("progress-branching",
+           "decomposition nodes: 1 branches on a job's progress (\"at least k segments by "
+           "slot t\") where x-bar splits it, 2 where it splits it at least as evenly as a "
+           "level, 0 on levels only",
+           0.0, 0.0, 2.0, &SolveOptions::progress_branching),
+      Spec("node-fixing",
+           "decomposition nodes: path-reduced-cost fixing at every node (0 = at the root only)",
+           1.0, 0.0, 1.0, &SolveOptions::node_fixing),
+      Spec("early-branching-window",
+           "decomposition nodes: every this many volume iterations, branch at once when the "
+           "bound's rise cannot reach the cutoff (0 = off)",
+           0.0, 0.0, 1e6, &SolveOptions::early_branching_window),
+      Spec("strong-branching",
+           "decomposition nodes: candidates tried with a few volume iterations per child before "
+           "branching (0 = off)",
+           0.0, 0.0, 100.0, &SolveOptions::strong_branching_candidates),
   };
   return specs;
 }

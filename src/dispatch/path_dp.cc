@@ -2,6 +2,7 @@
 #include <limits>
 
 #include "dispatch/internal/path_dp.h"
+#include "dispatch/internal/progress_branching.h"
 
 namespace ckptdp::internal {
 namespace {
@@ -36,6 +37,9 @@ PathSolution PathSolver::SolvePlain(const CheckpointGraph& g, const EdgeCosts& c
     while (k <= segments && g.MinimumSlotsFor(segments - k) > deadline - release - ti) ++k;
     k_min_[ti] = k;
   }
+  // Branch and bound's progress limits (progress_branching.h): allowed segments per layer.
+  LayerProgressRange(g, costs, k_lo_, k_hi_);
+  if (k_lo_[0] > 0) value_[0] = kInf;
 
   // Forward pass. A train edge's cost depends on (mode, start, end) but not on the segment
   // it starts from, so the loop over segments is innermost: one cost, one blocked test and
@@ -48,10 +52,10 @@ PathSolution PathSolver::SolvePlain(const CheckpointGraph& g, const EdgeCosts& c
     const double* src = value_.data() + static_cast<size_t>(ti) * width;
     if (costs.WaitAllowed(tau)) {
       double* dst = value_.data() + static_cast<size_t>(ti + 1) * width;
-      const int lo = std::max(k0, k_min_[ti + 1]);
-      const int hi = g.allow_wait() ? segments - 1 : -1;  // checkpoint waits, k < K
+      const int lo = std::max({k0, k_min_[ti + 1], k_lo_[ti + 1]});
+      const int hi = std::min(g.allow_wait() ? segments - 1 : -1, k_hi_[ti + 1]);  // k < K
       for (int k = lo; k <= hi; ++k) dst[k] = std::min(dst[k], src[k]);
-      if (g.boundary_idle_allowed() && lo <= segments) {
+      if (g.boundary_idle_allowed() && lo <= segments && k_hi_[ti + 1] >= segments) {
         dst[segments] = std::min(dst[segments], src[segments]);
       }
     }
@@ -64,7 +68,9 @@ PathSolution PathSolver::SolvePlain(const CheckpointGraph& g, const EdgeCosts& c
         const int te = end - release;
         const double c = row[end] - row[tau];
         double* dst = value_.data() + static_cast<size_t>(te) * width + dk;
-        const int lo = std::max(k0, k_min_[te] - dk), hi = segments - dk;
+        int lo = std::max({k0, k_min_[te] - dk, k_lo_[te] - dk});
+        int hi = std::min(segments - dk, k_hi_[te] - dk);
+        if (costs.HasProgressLimits()) NarrowBySpan(k_lo_, k_hi_, ti, te, lo, hi);
         for (int k = lo; k <= hi; ++k) dst[k] = std::min(dst[k], src[k] + c);
       }
     }
@@ -82,7 +88,8 @@ PathSolution PathSolver::SolvePlain(const CheckpointGraph& g, const EdgeCosts& c
   while (ti > 0) {
     const int tau = release + ti;
     const double v = value_[static_cast<size_t>(ti) * width + k];
-    const bool wait_ok = costs.WaitAllowed(tau - 1) && WaitAllowed(g, k);
+    const bool wait_ok =
+        costs.WaitAllowed(tau - 1) && WaitAllowed(g, k) && k >= k_lo_[ti - 1] && k <= k_hi_[ti - 1];
     if (wait_ok && value_[static_cast<size_t>(ti - 1) * width + k] == v) {
       --ti;
       continue;
@@ -95,6 +102,9 @@ PathSolution PathSolver::SolvePlain(const CheckpointGraph& g, const EdgeCosts& c
         if (l > ti) break;
         const int start = tau - l;
         if (!costs.Allowed(m, start, tau)) continue;
+        int span_lo = k - dk, span_hi = k - dk;  // its start and inside within the limits
+        if (costs.HasProgressLimits()) NarrowBySpan(k_lo_, k_hi_, ti - l - 1, ti, span_lo, span_hi);
+        if (span_lo > span_hi) continue;
         const double from = value_[static_cast<size_t>(ti - l) * width + k - dk];
         if (from + (row[tau] - row[start]) != v) continue;
         Run run;
@@ -133,7 +143,8 @@ PathSolution PathSolver::SolveWithResources(const CheckpointGraph& g, const Edge
   value_.assign(states, kInf);
   pred_state_.assign(states, -1);
   pred_edge_.assign(states, kWaitEdge);
-  value_[index(0, 0, 0, 0)] = 0.0;
+  LayerProgressRange(g, costs, k_lo_, k_hi_);  // branch and bound's progress limits
+  if (k_lo_[0] == 0) value_[index(0, 0, 0, 0)] = 0.0;
 
   auto relax = [&](int from, int to, double c, int edge) {
     if (c < value_[to]) {
@@ -152,7 +163,8 @@ PathSolution PathSolver::SolveWithResources(const CheckpointGraph& g, const Edge
           const int state = index(ti, k, c, p);
           const double v = value_[state];
           if (v == kInf) continue;
-          if (tau < deadline && costs.WaitAllowed(tau)) {
+          const bool wait_in_limits = ti + 1 < layers && k >= k_lo_[ti + 1] && k <= k_hi_[ti + 1];
+          if (tau < deadline && costs.WaitAllowed(tau) && wait_in_limits) {
             if (c == 0) {
               if (WaitAllowed(g, k)) relax(state, index(ti + 1, k, 0, p), v, kWaitEdge);
             } else if (c == run_cap) {  // the block is long enough to stop
@@ -170,6 +182,12 @@ PathSolution PathSolver::SolveWithResources(const CheckpointGraph& g, const Edge
               const int end = tau + l;
               if (end > deadline || !costs.Allowed(m, tau, end)) break;
               if (g.MinimumSlotsFor(segments - k - dk) > deadline - end) continue;
+              int span_lo = k, span_hi = k;  // the edge's start within the limits
+              if (costs.HasProgressLimits()) {
+                NarrowBySpan(k_lo_, k_hi_, ti, end - release, span_lo, span_hi);
+              }
+              const int te = end - release;
+              if (span_lo > span_hi || k + dk < k_lo_[te] || k + dk > k_hi_[te]) continue;
               const int c_next = std::min(run_cap, c + l);
               relax(state, index(end - release, k + dk, c_next, p), v + costs.Cost(m, tau, end),
                     m * max_dk + dk - 1);

@@ -90,5 +90,38 @@ TEST_CASE("Each decomposition dual method gives the same root on 1 or 2 or 8 thr
   }
 }
 
+// The decomposition's branch and bound with progress and strong branching on (the default
+// options above cover node fixing): paper S6 and small_2job_8slot S4 branch at the root.
+TEST_CASE("The decomposition's branch and bound gives the same result with 1 2 and 8 threads",
+          "[engine]") {
+  for (const char* file : {"instances/paper_2048gpu.json", "instances/small_2job_8slot.json"}) {
+    absl::StatusOr<Instance> in = LoadInstance(testing::SourcePath(file));
+    REQUIRE(in.ok());
+    for (Scenario s : {Scenario::kS4, Scenario::kS6}) {
+      INFO(file << " " << ScenarioName(s));
+      std::vector<Result> results;
+      for (int threads : {1, 2, 8}) {
+        SolveOptions options;
+        options.threads = threads;
+        options.max_nodes = 12;
+        options.progress_branching = 1;
+        options.strong_branching_candidates = 3;
+        options.diagnose_capacity = false;
+        absl::StatusOr<Result> r = SolveScenario(*in, s, options);
+        REQUIRE(r.ok());
+        REQUIRE(r->status != SolveStatus::kTimeLimit);
+        results.push_back(*r);
+      }
+      for (size_t i = 1; i < results.size(); ++i) {
+        CHECK(results[i].status == results[0].status);
+        CHECK(results[i].schedule == results[0].schedule);
+        CHECK(results[i].objective_usd == results[0].objective_usd);
+        CHECK(results[i].lower_bound_usd == results[0].lower_bound_usd);
+        CHECK(results[i].solver.nodes == results[0].solver.nodes);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ckptdp

@@ -16,6 +16,8 @@
 #include "ckptdp/modes.h"
 #include "dispatch/internal/edge_costs.h"
 #include "dispatch/internal/path_dp.h"
+#include "dispatch/internal/path_dp_backward.h"
+#include "dispatch/internal/progress_branching.h"
 #include "support/reference_path.h"
 
 namespace ckptdp::internal {
@@ -206,6 +208,7 @@ class BruteForce {
   // last_mode_ and fresh_ carry the restart state along the current path.
   void Visit(int t, int k, int block, int pauses, double cost) {
     const int K = g_.segments();
+    if (!InProgressLimits(t, k)) return;
     if (t == g_.deadline()) {
       if (k == K && (block == 0 || block >= g_.min_run_slots())) best_ = std::min(best_, cost);
       return;
@@ -242,6 +245,9 @@ class BruteForce {
         }
         const int end = t + duration;
         if (end > g_.deadline() || !costs_.Allowed(m, t, end)) continue;
+        bool inside = true;  // the progress inside a train edge is the segment it started from
+        for (int s = t + 1; s < end; ++s) inside = inside && InProgressLimits(s, k);
+        if (!inside) continue;
         last_mode_ = m;
         fresh_ = false;
         Visit(end, k + dk, block + (end - t), pauses, cost + costs_.Cost(m, t, end));
@@ -249,6 +255,12 @@ class BruteForce {
         fresh_ = saved_fresh;
       }
     }
+  }
+
+  // Branch and bound's progress limits: segments done by the start of slot t.
+  bool InProgressLimits(int t, int k) const {
+    return !costs_.HasProgressLimits() ||
+           (costs_.progress_lo[t] <= k && k <= costs_.progress_hi[t]);
   }
 
   int last_mode_ = -1;
@@ -586,6 +598,162 @@ TEST_CASE("Side limits and blocked slots can make a reachable sink infeasible", 
       RequireValidPath(g1, costs, ref);
     }
   }
+}
+
+// ---- Progress limits (progress_branching.h) and backward values (path_dp_backward.h) --
+
+// Random progress limits on one to three slots of the window: [lo, hi] within 0..K.
+void AddRandomProgressLimits(std::mt19937& rng, const JobSpec& spec, EdgeCosts& costs) {
+  costs.progress_lo.assign(costs.slots + 1, 0);
+  costs.progress_hi.assign(costs.slots + 1, spec.segments);
+  for (int i = Uniform(rng, 1, 3); i > 0; --i) {
+    const int t = Uniform(rng, spec.release + 1, spec.deadline - 1);
+    const int k = Uniform(rng, 0, spec.segments);
+    if (Chance(rng, 50)) {
+      costs.progress_lo[t] = std::max(costs.progress_lo[t], k);  // "at least k by t"
+    } else {
+      costs.progress_hi[t] = std::min(costs.progress_hi[t], k);  // "at most k by t"
+    }
+  }
+}
+
+// The progress of a path at slot t, from its runs: the segment it has checkpointed by then.
+int ProgressAt(const PathSolution& path, int t) {
+  int done = 0;
+  for (const Run& r : path.runs) {
+    if (t <= r.start_slot) return done;
+    if (t < r.end_slot) return r.from_segment;
+    done = r.to_segment;
+  }
+  return done;
+}
+
+TEST_CASE("Progress limits: the DP agrees with exhaustive enumeration on tiny graphs",
+          "[path][progress]") {
+  PathSolver solver;
+  int cases = 0, feasible = 0, restricted = 0;
+  for (uint32_t seed = 13001; seed <= 13400; ++seed) {
+    const bool side_resources = seed % 2 == 0;
+    const RandomCase c = MakeRandomCase(seed, side_resources, 8);
+    INFO(Describe(seed, c.spec));
+    const Fixture fixture(c.spec);
+    const CheckpointGraph g = fixture.Graph(c.spec.allow_wait);
+    EdgeCosts costs = CostsFromSlots(c.slot_costs);
+    if (!c.blocked.empty()) SetBlocked(costs, c.blocked);
+    costs.wait_forbidden = c.wait_forbidden;
+    const double unrestricted = BruteForce(g, costs).Solve();
+    std::mt19937 rng(seed);
+    AddRandomProgressLimits(rng, c.spec, costs);
+    const PathSolution dp = solver.Solve(g, costs);
+    const double exhaustive = BruteForce(g, costs).Solve();
+    ++cases;
+    REQUIRE(dp.feasible == (exhaustive < kInf));
+    if (!dp.feasible) continue;
+    ++feasible;
+    if (exhaustive > unrestricted + kTol) ++restricted;
+    REQUIRE(dp.cost == Approx(exhaustive).margin(kTol));
+    RequireValidPath(g, costs, dp);
+    for (int t = g.release(); t <= g.deadline(); ++t) {
+      INFO("slot " << t);
+      CHECK(ProgressAt(dp, t) >= costs.progress_lo[t]);
+      CHECK(ProgressAt(dp, t) <= costs.progress_hi[t]);
+    }
+  }
+  CHECK(feasible * 4 >= cases);        // not a vacuous comparison
+  CHECK(restricted * 10 >= feasible);  // and the limits do cut off optima
+}
+
+TEST_CASE("Progress branching: the two children of a split partition the paths",
+          "[path][progress]") {
+  PathSolver solver;
+  int splits = 0;
+  for (uint32_t seed = 14001; seed <= 14200; ++seed) {
+    const RandomCase c = MakeRandomCase(seed, seed % 2 == 0, 10);
+    INFO(Describe(seed, c.spec));
+    const Fixture fixture(c.spec);
+    const CheckpointGraph g = fixture.Graph(c.spec.allow_wait);
+    EdgeCosts costs = CostsFromSlots(c.slot_costs);
+    const PathSolution parent = solver.Solve(g, costs);
+    if (!parent.feasible) continue;
+    std::mt19937 rng(seed);
+    const int t = Uniform(rng, c.spec.release + 1, c.spec.deadline - 1);
+    const int k = Uniform(rng, 1, c.spec.segments);
+    std::vector<ProgressRestriction> at_least = {{0, t, k, c.spec.segments}};
+    std::vector<ProgressRestriction> at_most = {{0, t, 0, k - 1}};
+    double best = kInf;
+    for (const auto* rs : {&at_least, &at_most}) {
+      ApplyProgressRestrictions(0, c.spec.segments, *rs, costs);
+      const PathSolution child = solver.Solve(g, costs);
+      if (!child.feasible) continue;
+      CHECK(child.cost >= parent.cost - kTol);
+      CHECK(ProgressAt(child, t) >= rs->front().lo);
+      CHECK(ProgressAt(child, t) <= rs->front().hi);
+      best = std::min(best, child.cost);
+    }
+    ApplyProgressRestrictions(0, c.spec.segments, {}, costs);
+    CHECK(!costs.HasProgressLimits());
+    REQUIRE(best == Approx(parent.cost).margin(kTol));  // one child keeps the optimum
+    ++splits;
+  }
+  CHECK(splits >= 100);
+}
+
+TEST_CASE("Backward values agree with the forward DP", "[path][backward]") {
+  PathSolver solver, restricted_solver;
+  int cases = 0, feasible = 0;
+  std::vector<double> backward, through;
+  for (uint32_t seed = 15001; seed <= 15300; ++seed) {
+    const RandomCase c = MakeRandomCase(seed, /*side_resources=*/false, 10);
+    INFO(Describe(seed, c.spec));
+    const Fixture fixture(c.spec);
+    const CheckpointGraph g = fixture.Graph(c.spec.allow_wait);
+    REQUIRE(PathValuesSupported(g));
+    EdgeCosts costs = CostsFromSlots(c.slot_costs);
+    if (!c.blocked.empty()) SetBlocked(costs, c.blocked);
+    costs.wait_forbidden = c.wait_forbidden;
+    std::mt19937 rng(seed);
+    if (Chance(rng, 50)) AddRandomProgressLimits(rng, c.spec, costs);
+    const PathSolution dp = solver.Solve(g, costs);
+    BackwardValues(g, costs, backward);
+    CheapestPathThroughChoices(g, costs, solver.forward_values(), backward, through);
+    ++cases;
+    const double source = backward[0];
+    REQUIRE(dp.feasible == (source < kInf));
+    if (!dp.feasible) continue;
+    ++feasible;
+    CHECK(source == Approx(dp.cost).margin(kTol));
+    const int stride = g.num_modes() + 1;
+    for (int t = g.release(); t < g.deadline(); ++t) {
+      INFO("slot " << t);
+      const double* row = through.data() + static_cast<size_t>(t - g.release()) * stride;
+      // Every path makes exactly one choice in slot t: the best of them is the optimum.
+      CHECK(*std::min_element(row, row + stride) == Approx(dp.cost).margin(kTol));
+      // Each choice against the DP restricted to it (the other modes blocked in slot t;
+      // waiting forbidden there for a mode, every mode blocked for "not training").
+      for (int choice = 0; choice < stride; ++choice) {
+        EdgeCosts only = costs;
+        std::vector<std::vector<bool>> blocked(g.num_modes(), std::vector<bool>(costs.slots));
+        for (int m = 0; m < g.num_modes(); ++m) {
+          for (int s = 0; s < costs.slots; ++s) {
+            blocked[m][s] = (!c.blocked.empty() && c.blocked[m][s]) || (s == t && m + 1 != choice);
+          }
+        }
+        SetBlocked(only, blocked);
+        if (choice > 0) {
+          only.wait_forbidden.resize(costs.slots, 0);
+          only.wait_forbidden[t] = 1;
+        }
+        const PathSolution through_choice = restricted_solver.Solve(g, only);
+        INFO("choice " << choice);
+        if (!through_choice.feasible) {
+          CHECK(row[choice] == kInf);
+        } else {
+          CHECK(row[choice] == Approx(through_choice.cost).margin(1e-7));
+        }
+      }
+    }
+  }
+  CHECK(feasible * 3 >= cases);
 }
 
 }  // namespace

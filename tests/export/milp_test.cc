@@ -327,6 +327,23 @@ TEST_CASE("export: CBC's optimum lies between the engine's bound and incumbent",
         CHECK(other->lower_bound_usd <= best.objective + tol);
       }
 
+      // The decomposition's branch and bound with every tree option the other way round
+      // from the default (levels or progress, node fixing, early and strong branching).
+      SolveOptions tree;
+      tree.progress_branching = 1 - tree.progress_branching;
+      tree.node_fixing = 1 - tree.node_fixing;
+      tree.early_branching_window = tree.early_branching_window > 0 ? 0 : 25;
+      tree.strong_branching_candidates = tree.strong_branching_candidates > 0 ? 0 : 3;
+      absl::StatusOr<Result> other = SolveScenario(in, scenario, tree);
+      REQUIRE(other.ok());
+      INFO("other tree options: bound " << other->lower_bound_usd << ", objective "
+                                        << other->objective_usd);
+      CHECK(other->lower_bound_usd <= best.objective + tol);
+      CHECK(best.objective <= other->objective_usd + tol);
+      if (other->status == SolveStatus::kOptimal) {
+        CHECK(other->objective_usd <= best.objective + 1e-4 * std::abs(best.objective) + tol);
+      }
+
       // CBC's own dispatch, read back, passes the independent checker.
       absl::StatusOr<Result> theirs = SolutionToResult(in, scenario, modes, model, best);
       REQUIRE(theirs.ok());

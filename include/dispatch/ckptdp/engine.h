@@ -51,6 +51,14 @@ struct SolveOptions {
   // The ranks that solve this scenario together (docs/distributed.md), or null: alone. Every
   // rank calls SolveScenario with the same arguments; rank 0's Result is the answer.
   const Communicator* comm = nullptr;
+  // The decomposition's branch and bound (docs/engine.md): branching on progress (1; 2: only
+  // where x-bar splits it as evenly as a level) or on levels only (0), reduced-cost fixing at
+  // every node (1) or at the root only (0), early branching's window in volume iterations
+  // (0 = off), strong-branching candidates among the progress splits (0 = off).
+  int progress_branching = 0;
+  int node_fixing = 1;
+  int early_branching_window = 0;
+  int strong_branching_candidates = 0;
 };
 
 // Each option once: name, meaning, default and valid range. The CLI builds its flags and

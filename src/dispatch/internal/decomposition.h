@@ -44,6 +44,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -51,6 +52,7 @@
 #include "dispatch/internal/decomposition_fixing.h"
 #include "dispatch/internal/evaluation.h"
 #include "dispatch/internal/lagrangian.h"
+#include "dispatch/internal/progress_branching.h"
 #include "dispatch/internal/solver_log.h"
 #include "dispatch/internal/stop_rules.h"
 
@@ -63,6 +65,12 @@ struct DecompositionOptions {
   double gap = 1e-4;  // stop once RelativeGap(target, bound) <= gap
   // Affordability budget of the slot oracle: (pattern, active job) entries over all slots.
   int64_t max_pattern_entries = int64_t{1} << 20;
+  // Early branching (branch and bound's nodes): every this many iterations, stop when the
+  // bound, extrapolated linearly from its rise over the last ones to the remaining
+  // iterations, stays below `cutoff` (0: never). The rise slows down, so such a node would
+  // not be pruned by its remaining iterations; it branches at once.
+  int early_branching_window = 0;
+  double cutoff = std::numeric_limits<double>::infinity();
 };
 
 // The multipliers of the copies. job[j][(t - release_j) * M_j + m]: graph mode m of job j
@@ -89,6 +97,7 @@ struct DecompositionPoint {
   // The slot side's subgradient in the contract multipliers (DecompositionPrices::contract):
   // grid_t - peak_so_far (kW) per nu_t, sum_t (grid_t - (1 - floor) L_t) dt (MWh) for mu.
   std::vector<double> contract_slack;
+  std::vector<std::vector<int>> job_progress;  // [j][t - release_j], t to the deadline
 };
 
 class DecompositionBound {
@@ -124,6 +133,20 @@ class DecompositionBound {
   // slot)), replacing earlier ones: the job side's path DP blocks the excluded levels, the
   // slot side drops the patterns that use them. D then bounds the restricted schedules.
   void Restrict(const std::vector<SlotRestriction>& restrictions);
+  // The same with progress restrictions (progress_branching.h; job side only: they are
+  // constraints of its paths) and excluded choices ([j][(t - release_j) * (M_j + 1) +
+  // choice] != 0, both sides; empty: none), for branch and bound's nodes.
+  void Restrict(const std::vector<SlotRestriction>& restrictions,
+                const std::vector<ProgressRestriction>& progress,
+                const std::vector<std::vector<char>>& excluded);
+
+  // The bound of every (job, slot, choice) at prices pi, [j][(t - release_j) * (M_j + 1) +
+  // choice] (decomposition_fixing.h); std::nullopt if D(pi) cannot be evaluated. The job
+  // side comes from forward and backward DP values where the graphs allow them
+  // (path_dp_backward.h), else from one restricted DP per (job, slot, choice) when
+  // `allow_resolves`, else std::nullopt.
+  std::optional<std::vector<std::vector<double>>> ChoiceBounds(const DecompositionPrices& pi,
+                                                               bool allow_resolves);
 
   // Reduced-cost fixing at prices pi against `cutoff` (decomposition_fixing.h; defined in
   // decomposition_fixing.cc). Returns std::nullopt if D(pi) cannot be evaluated.
@@ -167,6 +190,8 @@ class DecompositionBound {
   std::vector<EdgeCosts> costs_;
   std::vector<std::vector<int>> level_of_mode_;             // per job (dual.h)
   std::vector<std::vector<SlotRestriction>> restrictions_;  // per job (Restrict)
+  std::vector<ProgressRestriction> progress_;               // (Restrict)
+  std::vector<std::vector<char>> excluded_;                 // per job (Restrict; may be empty)
   std::vector<double> values_;                              // PatternValues scratch
   std::vector<size_t> picks_;
   int64_t entries_ = 0;
@@ -186,6 +211,10 @@ struct DecompositionOutcome {
   // average of the two sides' choices, weights summing to 1 per (job, slot).
   std::vector<std::vector<double>> x_bar;
   std::vector<PathSolution> plans;  // the job side's paths at the best bound
+  // The volume algorithm's average of the job side's progress (progress_branching.h), per
+  // job [(t - release) * (K + 1) + k] for t from release to deadline: the weight of the
+  // paths that have done k segments by slot t (empty from other methods).
+  std::vector<std::vector<double>> progress_bar;
 };
 
 // Offered the job side's paths every kOfferEvery iterations (primal recovery); returns the

@@ -19,6 +19,11 @@ struct EdgeCosts {
   // before release of the slot, no idle after finishing). Empty: waiting is never forbidden.
   // Branch and bound sets it; the engine's pricing leaves it empty.
   std::vector<char> wait_forbidden;  // T
+  // Progress limits of branch and bound (progress_branching.h): the segments done by the
+  // start of slot t, the state's segment at t or, inside a train edge, the segment it
+  // started from, must lie in [progress_lo[t], progress_hi[t]]. Empty: no limits. Only the
+  // DPs without restart states honour them (ProgressLimitsSupported).
+  std::vector<int> progress_lo, progress_hi;  // T + 1
   // Workspace of the pricing functions, kept here so that re-pricing does not allocate.
   std::vector<double> scratch_served, scratch_base_cost;
 
@@ -34,6 +39,7 @@ struct EdgeCosts {
   }
   double SlotCost(int m, int t) const { return Cost(m, t, t + 1); }
   bool WaitAllowed(int t) const { return wait_forbidden.empty() || wait_forbidden[t] == 0; }
+  bool HasProgressLimits() const { return !progress_lo.empty(); }
   bool Allowed(int m, int a, int b) const {
     return next_blocked.empty() || next_blocked[static_cast<size_t>(m) * (slots + 1) + a] >= b;
   }

@@ -26,6 +26,10 @@ class PathSolver {
  public:
   // Cheapest path from (release, 0) to (deadline, K) under `costs` (graph-mode indices).
   PathSolution Solve(const CheckpointGraph& graph, const EdgeCosts& costs);
+  // After Solve on a graph without side resources or restarts: the cheapest cost from the
+  // source to each state, [(t - release) * (segments + 1) + k] (infinity: unreachable, or
+  // the deadline is out of reach from it). path_dp_backward.h adds the costs to the sink.
+  const std::vector<double>& forward_values() const { return value_; }
 
  private:
   PathSolution SolvePlain(const CheckpointGraph& graph, const EdgeCosts& costs);
@@ -35,10 +39,11 @@ class PathSolver {
 
   std::vector<double> value_;
   std::vector<int> pred_state_;
-  std::vector<int> pred_edge_;  // -1: wait edge; else mode * max_dk + dk - 1
-  std::vector<int> k_min_;      // per layer: the least segment from which the sink is reachable
-  std::vector<double> rows_;    // SolveRestarts: per-layer source rows
-  std::vector<int> arg_best_;   // SolveRestarts: per segment, the row of the best source
+  std::vector<int> pred_edge_;    // -1: wait edge; else mode * max_dk + dk - 1
+  std::vector<int> k_min_;        // per layer: the least segment from which the sink is reachable
+  std::vector<int> k_lo_, k_hi_;  // per layer: branch and bound's progress limits
+  std::vector<double> rows_;      // SolveRestarts: per-layer source rows
+  std::vector<int> arg_best_;     // SolveRestarts: per segment, the row of the best source
 };
 
 // Whether a job's limits need the resource-expanded DP (validation keeps them apart from
