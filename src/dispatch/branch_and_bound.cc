@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "dispatch/internal/distributed.h"
+#include "dispatch/internal/distributed_branch_and_bound.h"
 #include "dispatch/internal/dual.h"
 #include "dispatch/internal/multiplier_update.h"
 
@@ -17,13 +19,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-struct Node {
-  long id = 0;
-  double bound = -kInf;  // valid for every schedule that satisfies `restrictions`
-  std::vector<SlotRestriction> restrictions;  // at most one per (job, slot)
-  Multipliers multipliers;                    // warm start: the parent's best multipliers
-  DecompositionPrices prices;                 // the same for the decomposition bound (when used)
-};
+using Node = BranchNode;
 
 // The level range (lo, hi] of (job, slot) at a node; `top` is the job's highest level.
 std::pair<int, int> Range(const std::vector<SlotRestriction>& rs, int job, int slot, int top) {
@@ -73,6 +69,8 @@ class Search {
         dual_(c, work, ResolveThreads(options.threads)) {}
 
   absl::Status Run();
+  // One node solved, then closed or split (the step of Run and of the distributed search).
+  absl::StatusOr<NodeExpansion> Expand(const Node& node);
 
  private:
   struct NodeResult {
@@ -269,12 +267,44 @@ Search::Branch Search::ChooseBranch(const Node& node, const NodeResult& result) 
   return b;  // not found: every level is fixed, the node is a single load profile
 }
 
+absl::StatusOr<NodeExpansion> Search::Expand(const Node& node) {
+  using Kind = NodeExpansion::Kind;
+  CKPTDP_ASSIGN_OR_RETURN(NodeResult result, SolveNode(node));
+  NodeExpansion e;
+  if (result.out_of_time) {
+    e.kind = Kind::kOutOfTime;
+  } else if (result.infeasible) {
+    e.kind = Kind::kInfeasible;  // no schedule in this node
+  } else if (result.bound >= Cutoff()) {
+    e.kind = Kind::kClosed;
+    e.closed = result.bound;
+  } else if (const Branch b = ChooseBranch(node, result); !b.found) {
+    // Every (job, slot) level is fixed: the relaxed plans are the node's only load profile.
+    Schedule s;
+    for (const PathSolution& p : result.last_plans) s.jobs.push_back(p.runs);
+    e.kind = Kind::kClosed;
+    CKPTDP_RETURN_IF_ERROR(OfferSchedule(std::move(s), &e.closed));
+  } else {
+    e.kind = Kind::kBranched;
+    e.bound = result.bound;
+    e.branches = {b.left, b.right};
+    e.multipliers = std::move(result.multipliers);
+    e.prices = std::move(result.prices);
+  }
+  return e;
+}
+
 absl::Status Search::Run() {
+  Node first{0, root_.lower_bound, fixings_.restrictions, root_.multipliers,
+             decomposition_ != nullptr ? decomposition_->prices : DecompositionPrices{}};
+  if (const Communicator* comm = DistributedComm(options_)) {
+    return DistributedBestFirst(c_, *comm, options_, deadline_, log_, root_, std::move(first),
+                                fixings_.removed_bound,
+                                [this](const Node& node) { return Expand(node); });
+  }
   // Open nodes by (bound, id): the first is the best bound, ties in creation order.
   std::map<std::pair<double, long>, Node> open;
-  open.emplace(std::make_pair(root_.lower_bound, 0L),
-               Node{0, root_.lower_bound, fixings_.restrictions, root_.multipliers,
-                    decomposition_ != nullptr ? decomposition_->prices : DecompositionPrices{}});
+  open.emplace(std::make_pair(root_.lower_bound, 0L), std::move(first));
   long next_id = 1;
   // Least bound of the nodes closed without being branched, and of the fixed-out part.
   double closed = fixings_.removed_bound;
@@ -292,28 +322,16 @@ absl::Status Search::Run() {
     }
     Node node = std::move(open.extract(open.begin()).mapped());
     ++root_.nodes;
-    CKPTDP_ASSIGN_OR_RETURN(NodeResult result, SolveNode(node));
-    if (result.out_of_time) {
+    CKPTDP_ASSIGN_OR_RETURN(const NodeExpansion e, Expand(node));
+    if (e.kind == NodeExpansion::Kind::kOutOfTime) {
       open.emplace(std::make_pair(node.bound, node.id), std::move(node));
       stopped_by_deadline = true;
       break;
     }
-    if (result.infeasible) continue;  // no schedule in this node
-    if (result.bound >= Cutoff()) {
-      closed = std::min(closed, result.bound);
-    } else if (const Branch b = ChooseBranch(node, result); !b.found) {
-      // Every (job, slot) level is fixed: the relaxed plans are the node's only load profile.
-      Schedule s;
-      for (const PathSolution& p : result.last_plans) s.jobs.push_back(p.runs);
-      double cost = kInf;
-      CKPTDP_RETURN_IF_ERROR(OfferSchedule(std::move(s), &cost));
-      closed = std::min(closed, cost);
-    } else {
-      for (const SlotRestriction& r : {b.left, b.right}) {
-        Node child{next_id++, result.bound, With(node.restrictions, r), result.multipliers,
-                   result.prices};
-        open.emplace(std::make_pair(child.bound, child.id), std::move(child));
-      }
+    if (e.kind == NodeExpansion::Kind::kInfeasible) continue;  // no schedule in this node
+    if (e.kind == NodeExpansion::Kind::kClosed) closed = std::min(closed, e.closed);
+    for (Node& child : ChildrenOf(node, e, next_id)) {
+      open.emplace(std::make_pair(child.bound, child.id), std::move(child));
     }
     Log(open.size(), global_bound(), root_.nodes % 100 == 0);
   }
@@ -331,9 +349,24 @@ absl::Status Search::Run() {
 
 }  // namespace
 
+std::vector<BranchNode> ChildrenOf(const BranchNode& parent, const NodeExpansion& expansion,
+                                   long& next_id) {
+  std::vector<BranchNode> children;
+  if (expansion.kind != NodeExpansion::Kind::kBranched) return children;
+  for (const SlotRestriction& r : expansion.branches) {
+    children.push_back({next_id++, expansion.bound, With(parent.restrictions, r),
+                        expansion.multipliers, expansion.prices});
+  }
+  return children;
+}
+
 absl::Status BranchAndBound(const ScenarioContext& context, Workspaces& work,
                             const SolveOptions& options, const Deadline& deadline, SolverLog& log,
                             EngineOutcome& root, DecompositionRoot* decomposition) {
+  // Distributed: every rank searches from rank 0's root (its bound and incumbent).
+  if (const Communicator* comm = DistributedComm(options)) {
+    CKPTDP_RETURN_IF_ERROR(AgreeOnRoot(context, *comm, root));
+  }
   if (!root.incumbent || root.multipliers.empty() || options.max_nodes <= 0) {
     return absl::OkStatus();
   }

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_format.h"
 #include "dispatch/internal/distributed.h"
+#include "dispatch/internal/distributed_search.h"
 #include "dispatch/internal/dual.h"
 #include "dispatch/internal/guided_search.h"
 #include "dispatch/internal/multiplier_update.h"
@@ -297,8 +298,12 @@ absl::Status Root::SearchAfterRoot() {
                                                              search_until, *out_.incumbent));
     if (dives > 0) Log("dive", absl::StrFormat("diving on x-bar: %d better schedules", dives));
   }
-  if (out_.incumbent && !search_until.Passed() && out_.status != SolveStatus::kOptimal &&
-      options_.neighbourhood_stall_rounds > 0) {
+  bool neighbourhood = out_.incumbent && !search_until.Passed() &&
+                       out_.status != SolveStatus::kOptimal &&
+                       options_.neighbourhood_stall_rounds > 0;
+  // Distributed, the search is collective: rank 0's clock decides whether it runs.
+  if (comm_ != nullptr) neighbourhood = AgreeWithLeader(*comm_, neighbourhood);
+  if (neighbourhood) {
     NeighbourhoodOptions lns;
     lns.guide = &average_;
     // At --log-level 2, a row per improvement: how the incumbent moves over a long search.
@@ -309,14 +314,17 @@ absl::Status Root::SearchAfterRoot() {
     }
     // Per job: a round touches a handful of jobs, so fleets need more rounds to try each.
     lns.stall_rounds = std::max(100, options_.neighbourhood_stall_rounds * c_.num_jobs());
-    // Distributed: one seed stream per rank (rank 0's is the single process's).
-    if (comm_ != nullptr) lns.seed += comm_->rank();
     const double bound = out_.lower_bound;
     const auto good_enough = [&](double cost) { return gap_.Closed(cost, bound); };
+    // Distributed: every rank searches on its own seed stream, in batches after which the
+    // ranks share the cheapest schedule (distributed_search.h).
     CKPTDP_ASSIGN_OR_RETURN(
         const NeighbourhoodStats stats,
-        ImproveByNeighbourhoodSearch(c_, work_, *out_.incumbent, out_.multipliers, lns,
-                                     search_until, good_enough));
+        comm_ != nullptr
+            ? DistributedNeighbourhoodSearch(c_, work_, *comm_, out_.incumbent, out_.multipliers,
+                                             lns, search_until, good_enough)
+            : ImproveByNeighbourhoodSearch(c_, work_, *out_.incumbent, out_.multipliers, lns,
+                                           search_until, good_enough));
     out_.neighbourhood_rounds = stats.rounds;
     Log("lns", absl::StrFormat("neighbourhood search: %d rounds, %d improvements, %d full "
                                "evaluations; RINS: %d rounds, %d improvements",
@@ -325,13 +333,6 @@ absl::Status Root::SearchAfterRoot() {
     if (search_until.Passed() && !gap_.Closed(Incumbent(), bound)) {
       out_.status = search_until.Reason();
     }
-  }
-  if (comm_ != nullptr) {
-    // The cheapest schedule of all ranks' searches goes on; rank 0 finishes it and its
-    // outcome is everyone's, so that the ranks leave the root in the same state.
-    CKPTDP_ASSIGN_OR_RETURN(
-        out_.neighbourhood_rounds,
-        ShareBestIncumbent(c_, *comm_, out_.incumbent, out_.neighbourhood_rounds));
   }
   if (out_.incumbent && !search_until.Passed() && Leader(comm_)) {
     CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, work_, *out_.incumbent, search_until));

@@ -23,11 +23,17 @@ inline bool Leader(const Communicator* comm) { return comm == nullptr || comm->r
 void PackSchedule(const Schedule& schedule, BytesWriter& out);
 Schedule UnpackSchedule(BytesReader& in);
 
-// Collective: every rank offers its incumbent (or none) and the number of search rounds it
-// ran; every rank ends with the cheapest (ties: the lowest rank's), accepted only after its
-// own exact evaluation finds it feasible. Returns the rounds summed over the ranks.
-absl::StatusOr<int> ShareBestIncumbent(const ScenarioContext& context, const Communicator& comm,
-                                       std::optional<Evaluated>& incumbent, int rounds);
+// Collective, at a synchronisation point of a search whose ranks all held an incumbent of
+// cost `shared` (+inf: none, or not the same on every rank) and may have improved their own
+// since. One Allgather of the costs (16 bytes per rank); if the cheapest is below `shared`,
+// its rank (ties: the lowest) broadcasts its schedule and every other rank accepts it only
+// after its own exact evaluation finds it feasible. Afterwards every rank holds the same
+// incumbent, and `shared` is its cost. Returns whether the incumbent changed.
+absl::StatusOr<bool> ShareCheapest(const ScenarioContext& context, const Communicator& comm,
+                                   std::optional<Evaluated>& incumbent, double& shared);
+
+// Collective: rank 0's `value` on every rank (a decision that must be the same everywhere).
+bool AgreeWithLeader(const Communicator& comm, bool value);
 
 // Collective: rank 0's incumbent (if `send`; evaluated exactly on the other ranks) and a
 // decision code on every rank. Returns rank 0's code.

@@ -1,0 +1,188 @@
+#include "dispatch/internal/distributed_branch_and_bound.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "dispatch/internal/distributed.h"
+
+namespace ckptdp::internal {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+void PutDoubles(const std::vector<double>& v, BytesWriter& out) {
+  out.Put<int>(static_cast<int>(v.size()));
+  for (double x : v) out.Put<double>(x);
+}
+
+std::vector<double> GetDoubles(BytesReader& in) {
+  std::vector<double> v(in.Get<int>());
+  for (double& x : v) x = in.Get<double>();
+  return v;
+}
+
+// What one rank reports after a round: its node's expansion (if it had a node) and whether
+// its clock has run out.
+struct RoundReport {
+  bool has_node = false;
+  NodeExpansion expansion;
+  bool deadline_passed = false;
+};
+
+std::string PackReport(const RoundReport& report) {
+  BytesWriter out;
+  out.Put<char>(report.deadline_passed ? 1 : 0);
+  out.Put<char>(report.has_node ? 1 : 0);
+  if (report.has_node) PackExpansion(report.expansion, out);
+  return std::move(out.bytes());
+}
+
+RoundReport UnpackReport(const std::string& bytes) {
+  BytesReader in(bytes);
+  RoundReport report;
+  report.deadline_passed = in.Get<char>() != 0;
+  report.has_node = in.Get<char>() != 0;
+  if (report.has_node) report.expansion = UnpackExpansion(in);
+  return report;
+}
+
+}  // namespace
+
+void PackExpansion(const NodeExpansion& e, BytesWriter& out) {
+  out.Put<int>(static_cast<int>(e.kind));
+  out.Put<double>(e.closed);
+  if (e.kind != NodeExpansion::Kind::kBranched) return;
+  out.Put<double>(e.bound);
+  out.Put<int>(static_cast<int>(e.branches.size()));
+  for (const SlotRestriction& r : e.branches) out.Put<SlotRestriction>(r);
+  PutDoubles(e.multipliers.lambda, out);
+  PutDoubles(e.multipliers.mu, out);
+  out.Put<int>(static_cast<int>(e.prices.job.size()));
+  for (const std::vector<double>& job : e.prices.job) PutDoubles(job, out);
+  PutDoubles(e.prices.battery, out);
+}
+
+NodeExpansion UnpackExpansion(BytesReader& in) {
+  NodeExpansion e;
+  e.kind = static_cast<NodeExpansion::Kind>(in.Get<int>());
+  e.closed = in.Get<double>();
+  if (e.kind != NodeExpansion::Kind::kBranched) return e;
+  e.bound = in.Get<double>();
+  e.branches.resize(in.Get<int>());
+  for (SlotRestriction& r : e.branches) r = in.Get<SlotRestriction>();
+  e.multipliers.lambda = GetDoubles(in);
+  e.multipliers.mu = GetDoubles(in);
+  e.prices.job.resize(in.Get<int>());
+  for (std::vector<double>& job : e.prices.job) job = GetDoubles(in);
+  e.prices.battery = GetDoubles(in);
+  return e;
+}
+
+absl::Status AgreeOnRoot(const ScenarioContext& context, const Communicator& comm,
+                         EngineOutcome& root) {
+  BytesWriter out;
+  if (comm.root()) {
+    out.Put<double>(root.lower_bound);
+    out.Put<char>(root.incumbent ? 1 : 0);
+    if (root.incumbent) PackSchedule(root.incumbent->schedule, out);
+  }
+  comm.Broadcast(out.bytes(), 0);
+  if (comm.root()) return absl::OkStatus();
+  BytesReader in(out.bytes());
+  root.lower_bound = in.Get<double>();
+  root.incumbent.reset();
+  if (in.Get<char>() == 0) return absl::OkStatus();
+  CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(context, UnpackSchedule(in)));
+  if (!e.feasible) {
+    return absl::InternalError("rank 0's incumbent is infeasible on rank " +
+                               std::to_string(comm.rank()) + ": " + e.violation);
+  }
+  root.incumbent = std::move(e);
+  return absl::OkStatus();
+}
+
+absl::Status DistributedBestFirst(const ScenarioContext& context, const Communicator& comm,
+                                  const SolveOptions& options, const Deadline& deadline,
+                                  SolverLog& log, EngineOutcome& root, BranchNode first,
+                                  double closed, const ExpandNode& expand) {
+  const GapTarget gap{options.gap};
+  const double root_bound = root.lower_bound;
+  // The same list on every rank: open nodes by (bound, id), ties in creation order.
+  std::map<std::pair<double, long>, BranchNode> open;
+  open.emplace(std::make_pair(first.bound, first.id), std::move(first));
+  long next_id = 1;
+  double shared = root.incumbent->cost_usd;  // AgreeOnRoot made it the same everywhere
+  const auto incumbent = [&] { return root.incumbent->cost_usd; };
+  const auto global_bound = [&] {
+    const double lowest_open = open.empty() ? kInf : open.begin()->first.first;
+    return std::max(root_bound, std::min({lowest_open, closed, incumbent()}));
+  };
+  const auto log_row = [&](bool progress_point) {
+    log.Offer({"b&b", root.iterations, root.nodes, static_cast<int>(open.size()), NAN,
+               global_bound(), incumbent()},
+              {}, progress_point);
+  };
+  const std::int64_t bytes_at_start = comm.bytes_received();
+  int rounds = 0;
+  bool stopped_by_deadline = false;
+  while (!open.empty() && !stopped_by_deadline) {
+    if (gap.Closed(incumbent(), global_bound())) break;
+    if (root.nodes >= options.max_nodes) break;
+    // This round's nodes: the best bounds of the list, the i-th for rank i.
+    const long take = std::min<long>({static_cast<long>(comm.size()),
+                                      static_cast<long>(open.size()),
+                                      options.max_nodes - root.nodes});
+    std::vector<BranchNode> nodes;
+    for (long i = 0; i < take; ++i) nodes.push_back(std::move(open.extract(open.begin()).mapped()));
+    RoundReport mine;
+    if (comm.rank() < take) {
+      mine.has_node = true;
+      CKPTDP_ASSIGN_OR_RETURN(mine.expansion, expand(nodes[comm.rank()]));
+    }
+    mine.deadline_passed = deadline.Passed();
+    const std::vector<std::string> all = comm.Allgather(PackReport(mine));
+    ++rounds;
+    root.nodes += take;
+    for (int r = 0; r < comm.size(); ++r) {
+      const RoundReport report = UnpackReport(all[r]);
+      stopped_by_deadline = stopped_by_deadline || report.deadline_passed;
+      if (!report.has_node) continue;
+      BranchNode& node = nodes[r];
+      const NodeExpansion& e = report.expansion;
+      if (e.kind == NodeExpansion::Kind::kOutOfTime) {
+        stopped_by_deadline = true;
+        open.emplace(std::make_pair(node.bound, node.id), std::move(node));
+        continue;
+      }
+      if (e.kind == NodeExpansion::Kind::kClosed) closed = std::min(closed, e.closed);
+      for (BranchNode& child : ChildrenOf(node, e, next_id)) {
+        open.emplace(std::make_pair(child.bound, child.id), std::move(child));
+      }
+    }
+    CKPTDP_RETURN_IF_ERROR(ShareCheapest(context, comm, root.incumbent, shared).status());
+    log_row(rounds % 100 == 0);
+  }
+  root.lower_bound = global_bound();
+  log_row(true);
+  const std::int64_t bytes = comm.bytes_received() - bytes_at_start;
+  log.Note(absl::StrFormat(
+      "distributed branch and bound: %d ranks, %d nodes in %d rounds; %d bytes received "
+      "(%d per round)",
+      comm.size(), root.nodes, rounds, bytes, rounds > 0 ? bytes / rounds : 0));
+  if (gap.Closed(incumbent(), root.lower_bound)) {
+    root.status = SolveStatus::kOptimal;
+  } else if (stopped_by_deadline) {
+    root.status = deadline.Reason();
+  } else if (root.nodes >= options.max_nodes) {
+    root.status = SolveStatus::kNodeLimit;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace ckptdp::internal
