@@ -135,9 +135,9 @@ absl::Status DistributedBestFirst(const ScenarioContext& context, const Communic
     if (gap.Closed(incumbent(), global_bound())) break;
     if (root.nodes >= options.max_nodes) break;
     // This round's nodes: the best bounds of the list, the i-th for rank i.
-    const long take = std::min<long>({static_cast<long>(comm.size()),
-                                      static_cast<long>(open.size()),
-                                      options.max_nodes - root.nodes});
+    const long take =
+        std::min<long>({static_cast<long>(comm.size()), static_cast<long>(open.size()),
+                        options.max_nodes - root.nodes});
     std::vector<BranchNode> nodes;
     for (long i = 0; i < take; ++i) nodes.push_back(std::move(open.extract(open.begin()).mapped()));
     RoundReport mine;

@@ -32,9 +32,7 @@ std::uint64_t BatchSeed(std::uint64_t seed, int rank, int batch) {
   return Mix(Mix(Mix(seed) ^ static_cast<std::uint64_t>(rank)) ^ static_cast<std::uint64_t>(batch));
 }
 
-int BatchRounds(int stall_rounds, int ranks) {
-  return std::clamp(stall_rounds / (4 * std::max(1, ranks)), 25, 500);
-}
+int BatchRounds(int stall_rounds) { return std::clamp(stall_rounds / 4, 25, 500); }
 
 absl::StatusOr<NeighbourhoodStats> DistributedNeighbourhoodSearch(
     const ScenarioContext& context, Workspaces& work, const Communicator& comm,
@@ -47,10 +45,13 @@ absl::StatusOr<NeighbourhoodStats> DistributedNeighbourhoodSearch(
   CKPTDP_RETURN_IF_ERROR(ShareCheapest(context, comm, incumbent, shared).status());
   if (!incumbent) return total;
   NeighbourhoodOptions batch = options;
-  batch.max_rounds = BatchRounds(options.stall_rounds, comm.size());
+  batch.max_rounds = BatchRounds(options.stall_rounds);
   batch.stall_rounds = batch.max_rounds;
+  // Every rank gets the single process's stall budget: the same wall clock, R times the
+  // rounds (a portfolio that shares its best schedule, rather than one search split up).
+  const long stall = static_cast<long>(options.stall_rounds) * comm.size();
   long since_improvement = 0;
-  for (int b = 0; since_improvement < options.stall_rounds && !good_enough(shared); ++b) {
+  for (int b = 0; since_improvement < stall && !good_enough(shared); ++b) {
     batch.seed = BatchSeed(options.seed, comm.rank(), b);
     CKPTDP_ASSIGN_OR_RETURN(const NeighbourhoodStats mine,
                             ImproveByNeighbourhoodSearch(context, work, *incumbent, prices, batch,

@@ -183,8 +183,7 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
   std::vector<double> disagreement;
   bool disagreement_stale = true;
   while (since_improvement < options.stall_rounds && stats.rounds < options.max_rounds &&
-         !deadline.Passed() &&
-         !good_enough(current.cost_usd)) {
+         !deadline.Passed() && !good_enough(current.cost_usd)) {
     ++stats.rounds;
     ++since_improvement;
     if (stats.rounds % kExcessRefreshRounds == 1)

@@ -8,7 +8,11 @@ Cases:
   sweep      a sweep's JSON equals the single-process sweep's (wall-clock seconds aside)
   scenarios  the six scenarios' JSON equals the single-process run's (seconds aside)
   solve      a 64-job week: the result passes `ckptdp check`, has the single-process
-             run's bound (the same iterations, to the bit) and a gap within 0.1 % of its gap
+             run's bound (the same iterations, to the bit) and a gap within 0.1 % of its gap;
+             a second distributed run gives the same result (seconds aside)
+  bnb        a small S6 instance that branches: the distributed branch and bound proves the
+             single process's optimum, the result passes `ckptdp check`, and a second run
+             gives the same result (seconds aside)
   failure    a rank that dies mid-solve: non-zero exit, a message naming it, no output file
 """
 import argparse
@@ -77,6 +81,7 @@ def case_solve(args, ranks):
         run([args.ckptdp, "solve", instance, "--out", alone] + SOLVE_FLAGS)
         run(mpi(args, ranks) + ["solve", instance, "--out", together] + SOLVE_FLAGS)
         run([args.ckptdp, "check", instance, together])
+        same_as_before(args, ranks, ["solve", instance] + SOLVE_FLAGS, together, tmp)
         a, b = json.load(open(alone)), json.load(open(together))
         if a["lower_bound_usd"] != b["lower_bound_usd"]:
             sys.exit(f"FAILED: bound {b['lower_bound_usd']} with {ranks} ranks, "
@@ -85,6 +90,41 @@ def case_solve(args, ranks):
             sys.exit(f"FAILED: gap {b['gap']} with {ranks} ranks, {a['gap']} alone")
         print(f"{ranks} ranks: objective {b['objective_usd']} gap {b['gap']}; "
               f"alone: objective {a['objective_usd']} gap {a['gap']}")
+
+
+def same_as_before(args, ranks, command, first, tmp):
+    """A second distributed run of `command` writes the same result as `first` did."""
+    again = os.path.join(tmp, "again.json")
+    run(mpi(args, ranks) + command + ["--out", again])
+    a, b = strip_seconds(json.load(open(first))), strip_seconds(json.load(open(again)))
+    if a != b:
+        sys.exit(f"FAILED: two runs with {ranks} ranks differ:\n{json.dumps(a)}\n{json.dumps(b)}")
+
+
+def case_bnb(args, ranks):
+    instance = os.path.join(args.source, "instances", "small_2job_8slot.json")
+    flags = ["solve", instance, "--scenario", "S6", "--threads", "1"]
+    with tempfile.TemporaryDirectory() as tmp:
+        alone, together = os.path.join(tmp, "alone.json"), os.path.join(tmp, "mpi.json")
+        run([args.ckptdp] + flags + ["--quiet", "--out", alone])
+        p = run(mpi(args, ranks) + flags + ["--out", together])
+        if f"distributed branch and bound: {ranks} ranks" not in p.stderr:
+            sys.exit(f"FAILED: no distributed branch and bound in the log:\n{p.stderr}")
+        run([args.ckptdp, "check", instance, together])
+        same_as_before(args, ranks, flags + ["--quiet"], together, tmp)
+        a, b = json.load(open(alone)), json.load(open(together))
+        for name, r in (("alone", a), (f"{ranks} ranks", b)):
+            if r["status"] != "optimal" or r["solver"]["nodes"] < 10:
+                sys.exit(f"FAILED: {name}: status {r['status']} after {r['solver']['nodes']} "
+                         "nodes; the test needs a proof that branches")
+        # Both are proven optimal within the gap target (0.01 %): each objective is at most
+        # the other's bound plus that gap (twice it: the gap is relative to either value).
+        for x, y in ((a, b), (b, a)):
+            if x["objective_usd"] > y["lower_bound_usd"] * (1 + 2e-4) + 1e-9:
+                sys.exit(f"FAILED: objective {x['objective_usd']} above the other run's "
+                         f"bound {y['lower_bound_usd']}")
+        print(f"{ranks} ranks: optimum {b['objective_usd']} in {b['solver']['nodes']} nodes; "
+              f"alone: {a['objective_usd']} in {a['solver']['nodes']} nodes")
 
 
 def case_failure(args, ranks):
@@ -109,7 +149,7 @@ def main():
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--ckptdp", required=True)
     parser.add_argument("--source", required=True)
-    parser.add_argument("case", choices=["sweep", "scenarios", "solve", "failure"])
+    parser.add_argument("case", choices=["sweep", "scenarios", "solve", "bnb", "failure"])
     parser.add_argument("ranks", type=int)
     args = parser.parse_args()
     globals()["case_" + args.case](args, args.ranks)

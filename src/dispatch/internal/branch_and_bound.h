@@ -33,9 +33,9 @@ namespace ckptdp::internal {
 struct BranchNode {
   long id = 0;
   double bound = -std::numeric_limits<double>::infinity();  // valid for every schedule in it
-  std::vector<SlotRestriction> restrictions;  // at most one per (job, slot)
-  Multipliers multipliers;                    // warm start: the parent's best multipliers
-  DecompositionPrices prices;                 // the same for the decomposition bound (when used)
+  std::vector<SlotRestriction> restrictions;                // at most one per (job, slot)
+  Multipliers multipliers;     // warm start: the parent's best multipliers
+  DecompositionPrices prices;  // the same for the decomposition bound (when used)
 };
 
 // What processing one node gave; the search's one step, which the serial loop and the
