@@ -262,9 +262,7 @@ internal::CapacityProof AgreedCapacityProof(const internal::ScenarioContext& con
   internal::CapacityProof proof =
       internal::ProveCapacityInfeasible(context, internal::ProofOptions(options, start));
   if (const Communicator* comm = internal::DistributedComm(options)) {
-    std::string proven(1, proof.proven ? '1' : '0');
-    comm->Broadcast(proven, 0);
-    proof.proven = proven == "1";
+    proof.proven = internal::AgreeWithLeader(*comm, proof.proven);
   }
   return proof;
 }
