@@ -8,8 +8,9 @@ Cases:
   sweep      a sweep's JSON equals the single-process sweep's (wall-clock seconds aside)
   scenarios  the six scenarios' JSON equals the single-process run's (seconds aside)
   solve      a 64-job week: the result passes `ckptdp check`, has the single-process
-             run's bound (the same iterations, to the bit) and a gap within 0.1 % of its gap;
-             a second distributed run gives the same result (seconds aside)
+             run's bound (the same iterations, to the bit) and a gap within 0.1 % of its gap
+  search     a 16-job instance whose distributed neighbourhood search improves: the result
+             passes `ckptdp check` and a second run gives the same result (seconds aside)
   bnb        a small S6 instance that branches: the distributed branch and bound proves the
              single process's optimum, the result passes `ckptdp check`, and a second run
              gives the same result (seconds aside)
@@ -81,7 +82,6 @@ def case_solve(args, ranks):
         run([args.ckptdp, "solve", instance, "--out", alone] + SOLVE_FLAGS)
         run(mpi(args, ranks) + ["solve", instance, "--out", together] + SOLVE_FLAGS)
         run([args.ckptdp, "check", instance, together])
-        same_as_before(args, ranks, ["solve", instance] + SOLVE_FLAGS, together, tmp)
         a, b = json.load(open(alone)), json.load(open(together))
         if a["lower_bound_usd"] != b["lower_bound_usd"]:
             sys.exit(f"FAILED: bound {b['lower_bound_usd']} with {ranks} ranks, "
@@ -99,6 +99,23 @@ def same_as_before(args, ranks, command, first, tmp):
     a, b = strip_seconds(json.load(open(first))), strip_seconds(json.load(open(again)))
     if a != b:
         sys.exit(f"FAILED: two runs with {ranks} ranks differ:\n{json.dumps(a)}\n{json.dumps(b)}")
+
+
+def case_search(args, ranks):
+    with tempfile.TemporaryDirectory() as tmp:
+        instance = os.path.join(tmp, "w16.json")
+        run([args.ckptdp, "generate", "--jobs", "16", "--hours", "48", "--seed", "3", "-o",
+             instance])
+        flags = ["solve", instance, "--scenario", "S4", "--max-iterations", "40", "--max-nodes",
+                 "0", "--neighbourhood-stall", "5", "--threads", "1"]
+        first = os.path.join(tmp, "mpi.json")
+        p = run(mpi(args, ranks) + flags + ["--out", first])
+        stats = [line for line in p.stderr.splitlines() if "neighbourhood search:" in line]
+        if not stats or " 0 improvements" in stats[0].split(";")[0]:
+            sys.exit(f"FAILED: the search did not improve the schedule:\n{p.stderr}")
+        run([args.ckptdp, "check", instance, first])
+        same_as_before(args, ranks, flags + ["--quiet"], first, tmp)
+        print(f"{ranks} ranks: {stats[0].split('  ')[-1]}")
 
 
 def case_bnb(args, ranks):
@@ -149,7 +166,7 @@ def main():
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--ckptdp", required=True)
     parser.add_argument("--source", required=True)
-    parser.add_argument("case", choices=["sweep", "scenarios", "solve", "bnb", "failure"])
+    parser.add_argument("case", choices=["sweep", "scenarios", "solve", "search", "bnb", "failure"])
     parser.add_argument("ranks", type=int)
     args = parser.parse_args()
     globals()["case_" + args.case](args, args.ranks)
