@@ -1,6 +1,7 @@
 #include "dispatch/internal/distributed_branch_and_bound.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -128,6 +129,10 @@ absl::Status DistributedBestFirst(const ScenarioContext& context, const Communic
                global_bound(), incumbent()},
               {}, progress_point);
   };
+  // What the log's last note reports: this rank's node work against its waits and exchanges.
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point began = Clock::now();
+  double node_seconds = 0;
   const std::int64_t bytes_at_start = comm.bytes_received();
   int rounds = 0;
   bool stopped_by_deadline = false;
@@ -142,8 +147,10 @@ absl::Status DistributedBestFirst(const ScenarioContext& context, const Communic
     for (long i = 0; i < take; ++i) nodes.push_back(std::move(open.extract(open.begin()).mapped()));
     RoundReport mine;
     if (comm.rank() < take) {
+      const Clock::time_point node_began = Clock::now();
       mine.has_node = true;
       CKPTDP_ASSIGN_OR_RETURN(mine.expansion, expand(nodes[comm.rank()]));
+      node_seconds += SecondsSince(node_began);
     }
     mine.deadline_passed = deadline.Passed();
     const std::vector<std::string> all = comm.Allgather(PackReport(mine));
@@ -172,9 +179,10 @@ absl::Status DistributedBestFirst(const ScenarioContext& context, const Communic
   log_row(true);
   const std::int64_t bytes = comm.bytes_received() - bytes_at_start;
   log.Note(absl::StrFormat(
-      "distributed branch and bound: %d ranks, %d nodes in %d rounds; %d bytes received "
-      "(%d per round)",
-      comm.size(), root.nodes, rounds, bytes, rounds > 0 ? bytes / rounds : 0));
+      "distributed branch and bound: %d ranks, %d nodes in %d rounds; rank %d spent %.3f s "
+      "of %.3f s on its nodes; %d bytes received (%d per round)",
+      comm.size(), root.nodes, rounds, comm.rank(), node_seconds, SecondsSince(began), bytes,
+      rounds > 0 ? bytes / rounds : 0));
   if (gap.Closed(incumbent(), root.lower_bound)) {
     root.status = SolveStatus::kOptimal;
   } else if (stopped_by_deadline) {
