@@ -38,8 +38,9 @@ absl::StatusOr<NeighbourhoodStats> DistributedNeighbourhoodSearch(
     const ScenarioContext& context, Workspaces& work, const Communicator& comm,
     std::optional<Evaluated>& incumbent, const Multipliers& prices,
     const NeighbourhoodOptions& options, const Deadline& deadline,
-    const std::function<bool(double)>& good_enough) {
+    const std::function<bool(double)>& good_enough, SearchTraffic& traffic) {
   NeighbourhoodStats total;
+  const std::int64_t bytes_at_start = comm.bytes_received();
   // The ranks start from the same schedule (the cheapest, should their roots differ).
   double shared = std::numeric_limits<double>::infinity();
   CKPTDP_RETURN_IF_ERROR(ShareCheapest(context, comm, incumbent, shared).status());
@@ -71,6 +72,9 @@ absl::StatusOr<NeighbourhoodStats> DistributedNeighbourhoodSearch(
     }
     CKPTDP_ASSIGN_OR_RETURN(const bool improved, ShareCheapest(context, comm, incumbent, shared));
     since_improvement = improved ? 0 : since_improvement + rounds;
+    ++traffic.batches;
+    traffic.shared += improved ? 1 : 0;
+    traffic.bytes = comm.bytes_received() - bytes_at_start;
     // No rank could run a round (their clocks, or good enough): nothing will change.
     if (out_of_time || rounds == 0) break;
   }

@@ -318,11 +318,12 @@ absl::Status Root::SearchAfterRoot() {
     const auto good_enough = [&](double cost) { return gap_.Closed(cost, bound); };
     // Distributed: every rank searches on its own seed stream, in batches after which the
     // ranks share the cheapest schedule (distributed_search.h).
+    SearchTraffic traffic;
     CKPTDP_ASSIGN_OR_RETURN(
         const NeighbourhoodStats stats,
         comm_ != nullptr
             ? DistributedNeighbourhoodSearch(c_, work_, *comm_, out_.incumbent, out_.multipliers,
-                                             lns, search_until, good_enough)
+                                             lns, search_until, good_enough, traffic)
             : ImproveByNeighbourhoodSearch(c_, work_, *out_.incumbent, out_.multipliers, lns,
                                            search_until, good_enough));
     out_.neighbourhood_rounds = stats.rounds;
@@ -330,6 +331,13 @@ absl::Status Root::SearchAfterRoot() {
                                "evaluations; RINS: %d rounds, %d improvements",
                                stats.rounds, stats.improvements, stats.evaluations,
                                stats.guided_rounds, stats.guided_improvements));
+    if (comm_ != nullptr) {
+      log_.Note(absl::StrFormat(
+          "distributed search: %d ranks, %d batches of up to %d rounds each, a cheaper schedule "
+          "shared after %d; %d bytes received (%d per batch)",
+          comm_->size(), traffic.batches, BatchRounds(lns.stall_rounds), traffic.shared,
+          traffic.bytes, traffic.batches > 0 ? traffic.bytes / traffic.batches : 0));
+    }
     if (search_until.Passed() && !gap_.Closed(Incumbent(), bound)) {
       out_.status = search_until.Reason();
     }

@@ -31,13 +31,20 @@ std::uint64_t BatchSeed(std::uint64_t seed, int rank, int batch);
 // batch recomputes the jobs' excess, about one path solve per job) and at most 500.
 int BatchRounds(int stall_rounds);
 
+// What the synchronisation points cost (docs/distributed.md quotes the log line).
+struct SearchTraffic {
+  int batches = 0;
+  int shared = 0;          // batches after which a rank's cheaper schedule was shared
+  std::int64_t bytes = 0;  // received by this rank
+};
+
 // Collective: improves `incumbent` (present on every rank) as described above. The stats
 // are summed over the ranks, the same on every rank.
 absl::StatusOr<NeighbourhoodStats> DistributedNeighbourhoodSearch(
     const ScenarioContext& context, Workspaces& work, const Communicator& comm,
     std::optional<Evaluated>& incumbent, const Multipliers& prices,
     const NeighbourhoodOptions& options, const Deadline& deadline,
-    const std::function<bool(double)>& good_enough);
+    const std::function<bool(double)>& good_enough, SearchTraffic& traffic);
 
 }  // namespace ckptdp::internal
 
