@@ -25,7 +25,7 @@ Schedule UnpackSchedule(BytesReader& in);
 
 // Collective, at a synchronisation point of a search whose ranks all held an incumbent of
 // cost `shared` (+inf: none, or not the same on every rank) and may have improved their own
-// since. One Allgather of the costs (16 bytes per rank); if the cheapest is below `shared`,
+// since. One Allgather of the costs (9 bytes per rank); if the cheapest is below `shared`,
 // its rank (ties: the lowest) broadcasts its schedule and every other rank accepts it only
 // after its own exact evaluation finds it feasible. Afterwards every rank holds the same
 // incumbent, and `shared` is its cost. Returns whether the incumbent changed.
