@@ -139,6 +139,7 @@ absl::Status DistributedBestFirst(const ScenarioContext& context, const Communic
   while (!open.empty() && !stopped_by_deadline) {
     if (gap.Closed(incumbent(), global_bound())) break;
     if (root.nodes >= options.max_nodes) break;
+    comm.MaybeInjectFailure("branch-and-bound round", rounds + 1);
     // This round's nodes: the best bounds of the list, the i-th for rank i.
     const long take =
         std::min<long>({static_cast<long>(comm.size()), static_cast<long>(open.size()),

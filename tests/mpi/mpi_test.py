@@ -15,6 +15,7 @@ Cases:
              single process's optimum, the result passes `ckptdp check`, and a second run
              gives the same result (seconds aside)
   failure    a rank that dies mid-solve: non-zero exit, a message naming it, no output file
+  bnbfailure the same for a rank that dies in round 50 of a distributed branch and bound
 """
 import argparse
 import json
@@ -161,12 +162,31 @@ def case_failure(args, ranks):
         print(f"exit code {p.returncode}, no output file")
 
 
+def case_bnbfailure(args, ranks):
+    instance = os.path.join(args.source, "instances", "small_2job_8slot.json")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "result.json")
+        env = dict(os.environ, CKPTDP_TEST_FAIL_RANK=str(ranks - 1), CKPTDP_TEST_FAIL_STEP="50",
+                   CKPTDP_TEST_FAIL_WHERE="branch-and-bound round")
+        p = run(mpi(args, ranks) + ["solve", instance, "--scenario", "S6", "--threads", "1",
+                                    "--quiet", "--out", out], env=env, expect_ok=False)
+        if p.returncode == 0:
+            sys.exit("FAILED: the run succeeded although a rank died")
+        message = f"rank {ranks - 1}: injected failure (CKPTDP_TEST_FAIL_RANK) at branch-and-bound round 50"
+        if message not in p.stderr:
+            sys.exit(f"FAILED: no '{message}' on stderr:\n{p.stderr}")
+        if os.listdir(tmp):
+            sys.exit(f"FAILED: files left behind: {os.listdir(tmp)}")
+        print(f"exit code {p.returncode}, no output file")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--ckptdp", required=True)
     parser.add_argument("--source", required=True)
-    parser.add_argument("case", choices=["sweep", "scenarios", "solve", "search", "bnb", "failure"])
+    parser.add_argument("case", choices=["sweep", "scenarios", "solve", "search", "bnb", "failure",
+                                         "bnbfailure"])
     parser.add_argument("ranks", type=int)
     args = parser.parse_args()
     globals()["case_" + args.case](args, args.ranks)
