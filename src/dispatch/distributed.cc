@@ -45,22 +45,21 @@ absl::Status Adopt(const ScenarioContext& c, Schedule schedule,
 
 }  // namespace
 
-absl::StatusOr<bool> ShareCheapest(const ScenarioContext& c, const Communicator& comm,
+double OfferedCost(const std::optional<Evaluated>& incumbent) {
+  return incumbent ? incumbent->cost_usd : std::numeric_limits<double>::infinity();
+}
+
+absl::StatusOr<bool> AdoptCheapest(const ScenarioContext& c, const Communicator& comm,
+                                   const std::vector<double>& offers,
                                    std::optional<Evaluated>& incumbent, double& shared) {
-  BytesWriter out;
-  out.Put<double>(incumbent ? incumbent->cost_usd : std::numeric_limits<double>::infinity());
-  out.Put<char>(incumbent ? 1 : 0);
-  const std::vector<std::string> all = comm.Allgather(out.bytes());
   int best = -1;
   double best_cost = shared;
   for (int r = 0; r < comm.size(); ++r) {
-    BytesReader in(all[r]);
-    const double cost = in.Get<double>();
     // Strictly below: ranks only ever replace an incumbent by a cheaper one, so a rank that
     // differs from the shared incumbent is below it; the first such minimum wins ties.
-    if (in.Get<char>() != 0 && cost < best_cost) {
+    if (offers[r] < best_cost) {
       best = r;
-      best_cost = cost;
+      best_cost = offers[r];
     }
   }
   if (best < 0) return false;
@@ -73,6 +72,17 @@ absl::StatusOr<bool> ShareCheapest(const ScenarioContext& c, const Communicator&
   }
   shared = best_cost;
   return true;
+}
+
+absl::StatusOr<bool> ShareCheapest(const ScenarioContext& c, const Communicator& comm,
+                                   std::optional<Evaluated>& incumbent, double& shared) {
+  BytesWriter out;
+  out.Put<double>(OfferedCost(incumbent));
+  std::vector<double> offers;
+  for (const std::string& bytes : comm.Allgather(out.bytes())) {
+    offers.push_back(BytesReader(bytes).Get<double>());
+  }
+  return AdoptCheapest(c, comm, offers, incumbent, shared);
 }
 
 bool AgreeWithLeader(const Communicator& comm, bool value) {

@@ -28,16 +28,18 @@ std::vector<double> GetDoubles(BytesReader& in) {
   return v;
 }
 
-// What one rank reports after a round: its node's expansion (if it had a node) and whether
-// its clock has run out.
+// What one rank reports after a round: its node's expansion (if it had a node), whether
+// its clock has run out, and the cost of its incumbent (OfferedCost).
 struct RoundReport {
   bool has_node = false;
   NodeExpansion expansion;
   bool deadline_passed = false;
+  double offer = 0;
 };
 
 std::string PackReport(const RoundReport& report) {
   BytesWriter out;
+  out.Put<double>(report.offer);
   out.Put<char>(report.deadline_passed ? 1 : 0);
   out.Put<char>(report.has_node ? 1 : 0);
   if (report.has_node) PackExpansion(report.expansion, out);
@@ -47,6 +49,7 @@ std::string PackReport(const RoundReport& report) {
 RoundReport UnpackReport(const std::string& bytes) {
   BytesReader in(bytes);
   RoundReport report;
+  report.offer = in.Get<double>();
   report.deadline_passed = in.Get<char>() != 0;
   report.has_node = in.Get<char>() != 0;
   if (report.has_node) report.expansion = UnpackExpansion(in);
@@ -154,11 +157,14 @@ absl::Status DistributedBestFirst(const ScenarioContext& context, const Communic
       node_seconds += SecondsSince(node_began);
     }
     mine.deadline_passed = deadline.Passed();
+    mine.offer = OfferedCost(root.incumbent);
     const std::vector<std::string> all = comm.Allgather(PackReport(mine));
     ++rounds;
     root.nodes += take;
+    std::vector<double> offers;
     for (int r = 0; r < comm.size(); ++r) {
       const RoundReport report = UnpackReport(all[r]);
+      offers.push_back(report.offer);
       stopped_by_deadline = stopped_by_deadline || report.deadline_passed;
       if (!report.has_node) continue;
       BranchNode& node = nodes[r];
@@ -173,7 +179,7 @@ absl::Status DistributedBestFirst(const ScenarioContext& context, const Communic
         open.emplace(std::make_pair(child.bound, child.id), std::move(child));
       }
     }
-    CKPTDP_RETURN_IF_ERROR(ShareCheapest(context, comm, root.incumbent, shared).status());
+    CKPTDP_RETURN_IF_ERROR(AdoptCheapest(context, comm, offers, root.incumbent, shared).status());
     log_row(rounds % 100 == 0);
   }
   root.lower_bound = global_bound();

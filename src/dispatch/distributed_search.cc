@@ -60,17 +60,21 @@ absl::StatusOr<NeighbourhoodStats> DistributedNeighbourhoodSearch(
     BytesWriter out;
     out.Put<NeighbourhoodStats>(mine);
     out.Put<char>(deadline.Passed() ? 1 : 0);
+    out.Put<double>(OfferedCost(incumbent));
     const std::vector<std::string> all = comm.Allgather(out.bytes());
     bool out_of_time = false;
     int rounds = 0;
+    std::vector<double> offers;
     for (const std::string& bytes : all) {
       BytesReader in(bytes);
       const NeighbourhoodStats theirs = in.Get<NeighbourhoodStats>();
       Add(theirs, total);
       rounds += theirs.rounds;
       out_of_time = out_of_time || in.Get<char>() != 0;
+      offers.push_back(in.Get<double>());
     }
-    CKPTDP_ASSIGN_OR_RETURN(const bool improved, ShareCheapest(context, comm, incumbent, shared));
+    CKPTDP_ASSIGN_OR_RETURN(const bool improved,
+                            AdoptCheapest(context, comm, offers, incumbent, shared));
     since_improvement = improved ? 0 : since_improvement + rounds;
     ++traffic.batches;
     traffic.shared += improved ? 1 : 0;

@@ -5,12 +5,13 @@
 // processes its node with the serial search's node step (branch_and_bound.cc). One
 // Allgather then brings every rank's expansion (closed with its bound, infeasible, or the
 // branch with the children's warm start) to every rank, and each applies them in node
-// order, so the lists stay identical. Then the cheapest incumbent of all ranks is shared
-// (ShareCheapest: a rank accepts it only after its own exact evaluation). The gap, the
-// node limit and the deadline are decided from gathered values only, so every rank makes
-// the same collectives in the same order. Load balance comes from the dealing itself:
-// every rank processes one node per round, taken from the best bounds of the global list.
-// The result is deterministic for a given R and thread count (time limits aside).
+// order, so the lists stay identical. The same Allgather carries the cost of every rank's
+// incumbent, and the cheapest is shared (AdoptCheapest: a rank accepts it only after its
+// own exact evaluation). The gap, the node limit and the deadline are decided from
+// gathered values only, so every rank makes the same collectives in the same order. Load balance
+// comes from the dealing itself: every rank processes one node per round, taken from the best
+// bounds of the global list. The result is deterministic for a given R and thread count (time
+// limits aside).
 #ifndef CKPTDP_DISPATCH_INTERNAL_DISTRIBUTED_BRANCH_AND_BOUND_H_
 #define CKPTDP_DISPATCH_INTERNAL_DISTRIBUTED_BRANCH_AND_BOUND_H_
 

@@ -4,7 +4,7 @@
 // The search runs in batches. In each, every rank runs a batch of rounds of
 // ImproveByNeighbourhoodSearch (neighbourhood.h) on the shared incumbent with its own seed
 // stream (drawn from the search's seed, the rank and the batch number), then the ranks
-// share the cheapest schedule (ShareCheapest: every rank accepts it only after its own
+// share the cheapest schedule (AdoptCheapest: every rank accepts it only after its own
 // exact evaluation). The search ends on every rank at once, decided from gathered values:
 // when the rounds of all ranks since the shared incumbent last improved reach R times
 // options.stall_rounds (each rank's share is the single process's budget: about the same
