@@ -153,6 +153,10 @@ void Communicator::MaybeInjectFailure(std::string_view where, int step) const {
   const char* rank = std::getenv("CKPTDP_TEST_FAIL_RANK");
   const char* at = std::getenv("CKPTDP_TEST_FAIL_STEP");
   if (rank == nullptr || at == nullptr || std::atoi(rank) != rank_ || std::atoi(at) != step) return;
+  // Optional: only at this kind of step (e.g. "branch-and-bound round").
+  if (const char* only = std::getenv("CKPTDP_TEST_FAIL_WHERE"); only != nullptr && where != only) {
+    return;
+  }
   std::cerr << "ckptdp: rank " << rank_ << ": injected failure (CKPTDP_TEST_FAIL_RANK) at " << where
             << " " << step << "\n"
             << std::flush;

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "dispatch/internal/distributed.h"
+#include "dispatch/internal/distributed_branch_and_bound.h"
 #include "dispatch/internal/dual.h"
 #include "dispatch/internal/multiplier_update.h"
 #include "dispatch/internal/progress_branching.h"
@@ -21,17 +23,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // rank the candidates (and start the children from a higher bound).
 constexpr int kStrongIterations = 20;
 
-struct Node {
-  long id = 0;
-  double bound = -kInf;  // valid for every schedule that satisfies `restrictions`
-  std::vector<SlotRestriction> restrictions;  // at most one per (job, slot)
-  Multipliers multipliers;                    // warm start: the parent's best multipliers
-  DecompositionPrices prices;                 // the same for the decomposition bound (when used)
-  // Decomposition nodes only: progress restrictions (progress_branching.h) and the choices
-  // that reduced-cost fixing removed here or in an ancestor (DecompositionBound::Restrict).
-  std::vector<ProgressRestriction> progress;
-  std::vector<std::vector<char>> excluded;
-};
+using Node = BranchNode;
 
 // The progress range [lo, hi] of (job, slot) at a node; `top` is the job's segments.
 std::pair<int, int> ProgressRange(const std::vector<ProgressRestriction>& rs, int job, int slot,
@@ -102,6 +94,8 @@ class Search {
         dual_(c, work, ResolveThreads(options.threads)) {}
 
   absl::Status Run();
+  // One node solved, then closed or split (the step of Run and of the distributed search).
+  absl::StatusOr<NodeExpansion> Expand(const Node& node);
 
  private:
   struct NodeResult {
@@ -441,17 +435,69 @@ Search::Branch Search::ChooseBranch(const Node& node, const NodeResult& result) 
   return b;  // not found: every level is fixed, the node is a single load profile
 }
 
+absl::StatusOr<NodeExpansion> Search::Expand(const Node& node) {
+  using Kind = NodeExpansion::Kind;
+  CKPTDP_ASSIGN_OR_RETURN(NodeResult result, SolveNode(node));
+  NodeExpansion e;
+  if (result.out_of_time) {
+    e.kind = Kind::kOutOfTime;
+    return e;
+  }
+  if (result.infeasible) {
+    e.kind = Kind::kInfeasible;  // no schedule in this node
+    return e;
+  }
+  e.closed = result.fixed_bound;  // the part node fixing removed
+  Branch b;
+  if (result.bound < Cutoff()) {
+    b = ChooseBranch(node, result);
+    if (b.on_progress && options_.strong_branching_candidates > 1) {
+      CKPTDP_ASSIGN_OR_RETURN(
+          b, StrongBranch(node, result,
+                          ProgressCandidates(node, result, options_.strong_branching_candidates)));
+    }
+  }
+  if (result.bound >= Cutoff()) {
+    e.kind = Kind::kClosed;
+    e.closed = std::min(e.closed, result.bound);
+  } else if (!b.found) {
+    // Every (job, slot) level is fixed: the relaxed plans are the node's only load profile.
+    Schedule s;
+    for (const PathSolution& p : result.last_plans) s.jobs.push_back(p.runs);
+    double cost = kInf;
+    CKPTDP_RETURN_IF_ERROR(OfferSchedule(std::move(s), &cost));
+    e.kind = Kind::kClosed;
+    e.closed = std::min(e.closed, cost);
+  } else {
+    e.kind = Kind::kBranched;
+    for (bool left : {true, false}) {
+      Node child = Child(node, result, b, left, 0);
+      if (child.bound >= Cutoff()) {  // strong branching's trial pruned it already
+        e.closed = std::min(e.closed, child.bound);
+        continue;
+      }
+      e.children.push_back(std::move(child));
+    }
+  }
+  return e;
+}
+
 absl::Status Search::Run() {
+  Node first{0,
+             root_.lower_bound,
+             fixings_.restrictions,
+             root_.multipliers,
+             decomposition_ != nullptr ? decomposition_->prices : DecompositionPrices{},
+             {},
+             {}};
+  if (const Communicator* comm = DistributedComm(options_)) {
+    return DistributedBestFirst(c_, *comm, options_, deadline_, log_, root_, std::move(first),
+                                fixings_.removed_bound,
+                                [this](const Node& node) { return Expand(node); });
+  }
   // Open nodes by (bound, id): the first is the best bound, ties in creation order.
   std::map<std::pair<double, long>, Node> open;
-  open.emplace(std::make_pair(root_.lower_bound, 0L),
-               Node{0,
-                    root_.lower_bound,
-                    fixings_.restrictions,
-                    root_.multipliers,
-                    decomposition_ != nullptr ? decomposition_->prices : DecompositionPrices{},
-                    {},
-                    {}});
+  open.emplace(std::make_pair(root_.lower_bound, 0L), std::move(first));
   long next_id = 1;
   // Least bound of the nodes closed without being branched, and of the fixed-out part.
   double closed = fixings_.removed_bound;
@@ -469,42 +515,16 @@ absl::Status Search::Run() {
     }
     Node node = std::move(open.extract(open.begin()).mapped());
     ++root_.nodes;
-    CKPTDP_ASSIGN_OR_RETURN(NodeResult result, SolveNode(node));
-    if (result.out_of_time) {
+    CKPTDP_ASSIGN_OR_RETURN(const NodeExpansion e, Expand(node));
+    if (e.kind == NodeExpansion::Kind::kOutOfTime) {
       open.emplace(std::make_pair(node.bound, node.id), std::move(node));
       stopped_by_deadline = true;
       break;
     }
-    if (result.infeasible) continue;                // no schedule in this node
-    closed = std::min(closed, result.fixed_bound);  // the part node fixing removed
-    Branch b;
-    if (result.bound < Cutoff()) {
-      b = ChooseBranch(node, result);
-      if (b.on_progress && options_.strong_branching_candidates > 1) {
-        CKPTDP_ASSIGN_OR_RETURN(
-            b,
-            StrongBranch(node, result,
-                         ProgressCandidates(node, result, options_.strong_branching_candidates)));
-      }
-    }
-    if (result.bound >= Cutoff()) {
-      closed = std::min(closed, result.bound);
-    } else if (!b.found) {
-      // Every (job, slot) level is fixed: the relaxed plans are the node's only load profile.
-      Schedule s;
-      for (const PathSolution& p : result.last_plans) s.jobs.push_back(p.runs);
-      double cost = kInf;
-      CKPTDP_RETURN_IF_ERROR(OfferSchedule(std::move(s), &cost));
-      closed = std::min(closed, cost);
-    } else {
-      for (bool left : {true, false}) {
-        Node child = Child(node, result, b, left, next_id++);
-        if (child.bound >= Cutoff()) {  // strong branching's trial pruned it already
-          closed = std::min(closed, child.bound);
-          continue;
-        }
-        open.emplace(std::make_pair(child.bound, child.id), std::move(child));
-      }
+    if (e.kind == NodeExpansion::Kind::kInfeasible) continue;  // no schedule in this node
+    closed = std::min(closed, e.closed);  // pruned or fixed-out parts of the node
+    for (Node& child : ChildrenOf(e, next_id)) {
+      open.emplace(std::make_pair(child.bound, child.id), std::move(child));
     }
     Log(open.size(), global_bound(), root_.nodes % 100 == 0);
   }
@@ -526,9 +546,23 @@ absl::Status Search::Run() {
 
 }  // namespace
 
+std::vector<BranchNode> ChildrenOf(const NodeExpansion& expansion, long& next_id) {
+  std::vector<BranchNode> children;
+  if (expansion.kind != NodeExpansion::Kind::kBranched) return children;
+  for (const BranchNode& child : expansion.children) {
+    children.push_back(child);
+    children.back().id = next_id++;
+  }
+  return children;
+}
+
 absl::Status BranchAndBound(const ScenarioContext& context, Workspaces& work,
                             const SolveOptions& options, const Deadline& deadline, SolverLog& log,
                             EngineOutcome& root, DecompositionRoot* decomposition) {
+  // Distributed: every rank searches from rank 0's root (its bound and incumbent).
+  if (const Communicator* comm = DistributedComm(options)) {
+    CKPTDP_RETURN_IF_ERROR(AgreeOnRoot(context, *comm, root));
+  }
   if (!root.incumbent || root.multipliers.empty() || options.max_nodes <= 0) {
     return absl::OkStatus();
   }

@@ -45,33 +45,50 @@ absl::Status Adopt(const ScenarioContext& c, Schedule schedule,
 
 }  // namespace
 
-absl::StatusOr<int> ShareBestIncumbent(const ScenarioContext& c, const Communicator& comm,
-                                       std::optional<Evaluated>& incumbent, int rounds) {
-  BytesWriter out;
-  out.Put<int>(rounds);
-  out.Put<char>(incumbent ? 1 : 0);
-  if (incumbent) {
-    out.Put<double>(incumbent->cost_usd);
-    PackSchedule(incumbent->schedule, out);
-  }
-  const std::vector<std::string> all = comm.Allgather(out.bytes());
-  int total_rounds = 0, best = -1;
-  double best_cost = std::numeric_limits<double>::infinity();
-  std::vector<BytesReader> readers;
+double OfferedCost(const std::optional<Evaluated>& incumbent) {
+  return incumbent ? incumbent->cost_usd : std::numeric_limits<double>::infinity();
+}
+
+absl::StatusOr<bool> AdoptCheapest(const ScenarioContext& c, const Communicator& comm,
+                                   const std::vector<double>& offers,
+                                   std::optional<Evaluated>& incumbent, double& shared) {
+  int best = -1;
+  double best_cost = shared;
   for (int r = 0; r < comm.size(); ++r) {
-    readers.emplace_back(all[r]);
-    total_rounds += readers[r].Get<int>();
-    if (readers[r].Get<char>() == 0) continue;
-    const double cost = readers[r].Get<double>();
-    if (best < 0 || Improves(cost, best_cost)) {
+    // Strictly below: ranks only ever replace an incumbent by a cheaper one, so a rank that
+    // differs from the shared incumbent is below it; the first such minimum wins ties.
+    if (offers[r] < best_cost) {
       best = r;
-      best_cost = cost;
+      best_cost = offers[r];
     }
   }
-  if (best >= 0 && best != comm.rank()) {
-    CKPTDP_RETURN_IF_ERROR(Adopt(c, UnpackSchedule(readers[best]), incumbent));
+  if (best < 0) return false;
+  BytesWriter schedule;
+  if (comm.rank() == best) PackSchedule(incumbent->schedule, schedule);
+  comm.Broadcast(schedule.bytes(), best);
+  if (comm.rank() != best) {
+    BytesReader in(schedule.bytes());
+    CKPTDP_RETURN_IF_ERROR(Adopt(c, UnpackSchedule(in), incumbent));
   }
-  return total_rounds;
+  shared = best_cost;
+  return true;
+}
+
+absl::StatusOr<bool> ShareCheapest(const ScenarioContext& c, const Communicator& comm,
+                                   std::optional<Evaluated>& incumbent, double& shared) {
+  BytesWriter out;
+  out.Put<double>(OfferedCost(incumbent));
+  std::vector<double> offers;
+  for (const std::string& bytes : comm.Allgather(out.bytes())) {
+    offers.push_back(BytesReader(bytes).Get<double>());
+  }
+  return AdoptCheapest(c, comm, offers, incumbent, shared);
+}
+
+bool AgreeWithLeader(const Communicator& comm, bool value) {
+  std::string bytes(1, value ? '1' : '0');
+  comm.Broadcast(bytes, 0);
+  return bytes == "1";
 }
 
 absl::StatusOr<int> FollowLeader(const ScenarioContext& c, const Communicator& comm, int code,

@@ -259,10 +259,11 @@ absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario sc
   // on levels does not tighten: branch and bound runs on the checkpoint graphs only.
   const internal::Deadline deadline =
       internal::Deadline::After(start, options.time_limit_s, options);
-  // Distributed: the root was shared; what follows (decomposition, branch and bound, gap
-  // breakdown) runs on rank 0 alone, whose Result is the answer (docs/distributed.md).
+  // Distributed: the root was shared. Every rank runs the decomposition bound (the same
+  // work, which its node bounds need) and takes part in branch and bound; the gap
+  // breakdown runs on rank 0 alone, whose Result is the answer (docs/distributed.md).
   const bool leader = internal::Leader(internal::DistributedComm(options));
-  if (leader && TraitsOf(scenario).checkpoints && outcome.status != SolveStatus::kInfeasible &&
+  if (TraitsOf(scenario).checkpoints && outcome.status != SolveStatus::kInfeasible &&
       outcome.status != SolveStatus::kTimeLimit && !deadline.StopRequested()) {
     // The decomposition bound at the root (decomposition.h): where it closes the gap,
     // branch and bound has nothing left to do; otherwise it is applied after the search.
@@ -305,9 +306,7 @@ internal::CapacityProof AgreedCapacityProof(const internal::ScenarioContext& con
   internal::CapacityProof proof =
       internal::ProveCapacityInfeasible(context, internal::ProofOptions(options, start));
   if (const Communicator* comm = internal::DistributedComm(options)) {
-    std::string proven(1, proof.proven ? '1' : '0');
-    comm->Broadcast(proven, 0);
-    proof.proven = proven == "1";
+    proof.proven = internal::AgreeWithLeader(*comm, proof.proven);
   }
   return proof;
 }

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_format.h"
 #include "dispatch/internal/distributed.h"
+#include "dispatch/internal/distributed_search.h"
 #include "dispatch/internal/dual.h"
 #include "dispatch/internal/guided_search.h"
 #include "dispatch/internal/multiplier_update.h"
@@ -297,8 +298,12 @@ absl::Status Root::SearchAfterRoot() {
                                                              search_until, *out_.incumbent));
     if (dives > 0) Log("dive", absl::StrFormat("diving on x-bar: %d better schedules", dives));
   }
-  if (out_.incumbent && !search_until.Passed() && out_.status != SolveStatus::kOptimal &&
-      options_.neighbourhood_stall_rounds > 0) {
+  bool neighbourhood = out_.incumbent && !search_until.Passed() &&
+                       out_.status != SolveStatus::kOptimal &&
+                       options_.neighbourhood_stall_rounds > 0;
+  // Distributed, the search is collective: rank 0's clock decides whether it runs.
+  if (comm_ != nullptr) neighbourhood = AgreeWithLeader(*comm_, neighbourhood);
+  if (neighbourhood) {
     NeighbourhoodOptions lns;
     lns.guide = &average_;
     lns.reoptimise_every = options_.reoptimise_every;
@@ -310,14 +315,18 @@ absl::Status Root::SearchAfterRoot() {
     }
     // Per job: a round touches a handful of jobs, so fleets need more rounds to try each.
     lns.stall_rounds = std::max(100, options_.neighbourhood_stall_rounds * c_.num_jobs());
-    // Distributed: one seed stream per rank (rank 0's is the single process's).
-    if (comm_ != nullptr) lns.seed += comm_->rank();
     const double bound = out_.lower_bound;
     const auto good_enough = [&](double cost) { return gap_.Closed(cost, bound); };
+    // Distributed: every rank searches on its own seed stream, in batches after which the
+    // ranks share the cheapest schedule (distributed_search.h).
+    SearchTraffic traffic;
     CKPTDP_ASSIGN_OR_RETURN(
         const NeighbourhoodStats stats,
-        ImproveByNeighbourhoodSearch(c_, work_, *out_.incumbent, out_.multipliers, lns,
-                                     search_until, good_enough));
+        comm_ != nullptr
+            ? DistributedNeighbourhoodSearch(c_, work_, *comm_, out_.incumbent, out_.multipliers,
+                                             lns, search_until, good_enough, traffic)
+            : ImproveByNeighbourhoodSearch(c_, work_, *out_.incumbent, out_.multipliers, lns,
+                                           search_until, good_enough));
     out_.neighbourhood_rounds = stats.rounds;
     Log("lns", absl::StrFormat("neighbourhood search: %d rounds, %d improvements, %d full "
                                "evaluations; RINS: %d rounds, %d improvements; groups: %d "
@@ -325,16 +334,16 @@ absl::Status Root::SearchAfterRoot() {
                                stats.rounds, stats.improvements, stats.evaluations,
                                stats.guided_rounds, stats.guided_improvements, stats.group_rounds,
                                stats.group_improvements, stats.group_proven));
+    if (comm_ != nullptr) {
+      log_.Note(absl::StrFormat(
+          "distributed search: %d ranks, %d batches of up to %d rounds each, a cheaper schedule "
+          "shared after %d; %d bytes received (%d per batch)",
+          comm_->size(), traffic.batches, BatchRounds(lns.stall_rounds), traffic.shared,
+          traffic.bytes, traffic.batches > 0 ? traffic.bytes / traffic.batches : 0));
+    }
     if (search_until.Passed() && !gap_.Closed(Incumbent(), bound)) {
       out_.status = search_until.Reason();
     }
-  }
-  if (comm_ != nullptr) {
-    // The cheapest schedule of all ranks' searches goes on; rank 0 finishes it and its
-    // outcome is everyone's, so that the ranks leave the root in the same state.
-    CKPTDP_ASSIGN_OR_RETURN(
-        out_.neighbourhood_rounds,
-        ShareBestIncumbent(c_, *comm_, out_.incumbent, out_.neighbourhood_rounds));
   }
   if (out_.incumbent && !search_until.Passed() && Leader(comm_)) {
     CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, work_, *out_.incumbent, search_until));

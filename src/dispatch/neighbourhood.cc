@@ -190,8 +190,8 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
   const bool guided = !guide.empty() && !prices.mu.empty();
   std::vector<double> disagreement;
   bool disagreement_stale = true;
-  while (since_improvement < options.stall_rounds && !deadline.Passed() &&
-         !good_enough(current.cost_usd)) {
+  while (since_improvement < options.stall_rounds && stats.rounds < options.max_rounds &&
+         !deadline.Passed() && !good_enough(current.cost_usd)) {
     ++stats.rounds;
     ++since_improvement;
     if (stats.rounds % kExcessRefreshRounds == 1)

@@ -9,7 +9,13 @@ Cases:
   scenarios  the six scenarios' JSON equals the single-process run's (seconds aside)
   solve      a 64-job week: the result passes `ckptdp check`, has the single-process
              run's bound (the same iterations, to the bit) and a gap within 0.1 % of its gap
+  search     a 16-job instance whose distributed neighbourhood search improves: the result
+             passes `ckptdp check` and a second run gives the same result (seconds aside)
+  bnb        a small S6 instance that branches: the distributed branch and bound proves the
+             single process's optimum, the result passes `ckptdp check`, and a second run
+             gives the same result (seconds aside)
   failure    a rank that dies mid-solve: non-zero exit, a message naming it, no output file
+  bnbfailure the same for a rank that dies in round 50 of a distributed branch and bound
 """
 import argparse
 import json
@@ -87,6 +93,58 @@ def case_solve(args, ranks):
               f"alone: objective {a['objective_usd']} gap {a['gap']}")
 
 
+def same_as_before(args, ranks, command, first, tmp):
+    """A second distributed run of `command` writes the same result as `first` did."""
+    again = os.path.join(tmp, "again.json")
+    run(mpi(args, ranks) + command + ["--out", again])
+    a, b = strip_seconds(json.load(open(first))), strip_seconds(json.load(open(again)))
+    if a != b:
+        sys.exit(f"FAILED: two runs with {ranks} ranks differ:\n{json.dumps(a)}\n{json.dumps(b)}")
+
+
+def case_search(args, ranks):
+    with tempfile.TemporaryDirectory() as tmp:
+        instance = os.path.join(tmp, "w16.json")
+        run([args.ckptdp, "generate", "--jobs", "16", "--hours", "48", "--seed", "3", "-o",
+             instance])
+        flags = ["solve", instance, "--scenario", "S4", "--max-iterations", "40", "--max-nodes",
+                 "0", "--neighbourhood-stall", "5", "--threads", "1"]
+        first = os.path.join(tmp, "mpi.json")
+        p = run(mpi(args, ranks) + flags + ["--out", first])
+        stats = [line for line in p.stderr.splitlines() if "neighbourhood search:" in line]
+        if not stats or " 0 improvements" in stats[0].split(";")[0]:
+            sys.exit(f"FAILED: the search did not improve the schedule:\n{p.stderr}")
+        run([args.ckptdp, "check", instance, first])
+        same_as_before(args, ranks, flags + ["--quiet"], first, tmp)
+        print(f"{ranks} ranks: {stats[0].split('  ')[-1]}")
+
+
+def case_bnb(args, ranks):
+    instance = os.path.join(args.source, "instances", "small_2job_8slot.json")
+    flags = ["solve", instance, "--scenario", "S6", "--threads", "1"]
+    with tempfile.TemporaryDirectory() as tmp:
+        alone, together = os.path.join(tmp, "alone.json"), os.path.join(tmp, "mpi.json")
+        run([args.ckptdp] + flags + ["--quiet", "--out", alone])
+        p = run(mpi(args, ranks) + flags + ["--out", together])
+        if f"distributed branch and bound: {ranks} ranks" not in p.stderr:
+            sys.exit(f"FAILED: no distributed branch and bound in the log:\n{p.stderr}")
+        run([args.ckptdp, "check", instance, together])
+        same_as_before(args, ranks, flags + ["--quiet"], together, tmp)
+        a, b = json.load(open(alone)), json.load(open(together))
+        for name, r in (("alone", a), (f"{ranks} ranks", b)):
+            if r["status"] != "optimal" or r["solver"]["nodes"] < 10:
+                sys.exit(f"FAILED: {name}: status {r['status']} after {r['solver']['nodes']} "
+                         "nodes; the test needs a proof that branches")
+        # Both are proven optimal within the gap target (0.01 %): each objective is at most
+        # the other's bound plus that gap (twice it: the gap is relative to either value).
+        for x, y in ((a, b), (b, a)):
+            if x["objective_usd"] > y["lower_bound_usd"] * (1 + 2e-4) + 1e-9:
+                sys.exit(f"FAILED: objective {x['objective_usd']} above the other run's "
+                         f"bound {y['lower_bound_usd']}")
+        print(f"{ranks} ranks: optimum {b['objective_usd']} in {b['solver']['nodes']} nodes; "
+              f"alone: {a['objective_usd']} in {a['solver']['nodes']} nodes")
+
+
 def case_failure(args, ranks):
     with tempfile.TemporaryDirectory() as tmp:
         instance = week(tmp, args)
@@ -104,12 +162,31 @@ def case_failure(args, ranks):
         print(f"exit code {p.returncode}, no output file")
 
 
+def case_bnbfailure(args, ranks):
+    instance = os.path.join(args.source, "instances", "small_2job_8slot.json")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "result.json")
+        env = dict(os.environ, CKPTDP_TEST_FAIL_RANK=str(ranks - 1), CKPTDP_TEST_FAIL_STEP="50",
+                   CKPTDP_TEST_FAIL_WHERE="branch-and-bound round")
+        p = run(mpi(args, ranks) + ["solve", instance, "--scenario", "S6", "--threads", "1",
+                                    "--quiet", "--out", out], env=env, expect_ok=False)
+        if p.returncode == 0:
+            sys.exit("FAILED: the run succeeded although a rank died")
+        message = f"rank {ranks - 1}: injected failure (CKPTDP_TEST_FAIL_RANK) at branch-and-bound round 50"
+        if message not in p.stderr:
+            sys.exit(f"FAILED: no '{message}' on stderr:\n{p.stderr}")
+        if os.listdir(tmp):
+            sys.exit(f"FAILED: files left behind: {os.listdir(tmp)}")
+        print(f"exit code {p.returncode}, no output file")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--ckptdp", required=True)
     parser.add_argument("--source", required=True)
-    parser.add_argument("case", choices=["sweep", "scenarios", "solve", "failure"])
+    parser.add_argument("case", choices=["sweep", "scenarios", "solve", "search", "bnb", "failure",
+                                         "bnbfailure"])
     parser.add_argument("ranks", type=int)
     args = parser.parse_args()
     globals()["case_" + args.case](args, args.ranks)

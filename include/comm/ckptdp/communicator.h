@@ -44,7 +44,8 @@ class Communicator {
 
   // The hidden test hook of tests/mpi: with CKPTDP_TEST_FAIL_RANK=r and
   // CKPTDP_TEST_FAIL_STEP=s in the environment, rank r of a distributed run dies at step s
-  // of `where` (std::_Exit, no MPI_Finalize), as a crashed or killed process would.
+  // of `where` (std::_Exit, no MPI_Finalize), as a crashed or killed process would. With
+  // CKPTDP_TEST_FAIL_WHERE too, only at steps of that `where`.
   void MaybeInjectFailure(std::string_view where, int step) const;
 
   Communicator(int rank, int size) : rank_(rank), size_(size) {}

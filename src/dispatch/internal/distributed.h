@@ -5,6 +5,7 @@
 #define CKPTDP_DISPATCH_INTERNAL_DISTRIBUTED_H_
 
 #include <optional>
+#include <vector>
 
 #include "ckptdp/communicator.h"
 #include "ckptdp/engine.h"
@@ -23,11 +24,27 @@ inline bool Leader(const Communicator* comm) { return comm == nullptr || comm->r
 void PackSchedule(const Schedule& schedule, BytesWriter& out);
 Schedule UnpackSchedule(BytesReader& in);
 
-// Collective: every rank offers its incumbent (or none) and the number of search rounds it
-// ran; every rank ends with the cheapest (ties: the lowest rank's), accepted only after its
-// own exact evaluation finds it feasible. Returns the rounds summed over the ranks.
-absl::StatusOr<int> ShareBestIncumbent(const ScenarioContext& context, const Communicator& comm,
-                                       std::optional<Evaluated>& incumbent, int rounds);
+// At a synchronisation point of a search whose ranks all held an incumbent of cost
+// `shared` (+inf: none, or not the same on every rank) and may have improved their own
+// since, every rank offers the cost of its incumbent (+inf: none), gathered together with
+// whatever else the ranks exchange there.
+double OfferedCost(const std::optional<Evaluated>& incumbent);
+
+// Collective, given the offers of every rank in rank order (the same on every rank): if the
+// cheapest is below `shared`, its rank (ties: the lowest) broadcasts its schedule and every
+// other rank accepts it only after its own exact evaluation finds it feasible. Afterwards
+// every rank holds the same incumbent, and `shared` is its cost. Returns whether the
+// incumbent changed.
+absl::StatusOr<bool> AdoptCheapest(const ScenarioContext& context, const Communicator& comm,
+                                   const std::vector<double>& offers,
+                                   std::optional<Evaluated>& incumbent, double& shared);
+
+// Collective: an Allgather of the offers (8 bytes per rank), then AdoptCheapest.
+absl::StatusOr<bool> ShareCheapest(const ScenarioContext& context, const Communicator& comm,
+                                   std::optional<Evaluated>& incumbent, double& shared);
+
+// Collective: rank 0's `value` on every rank (a decision that must be the same everywhere).
+bool AgreeWithLeader(const Communicator& comm, bool value);
 
 // Collective: rank 0's incumbent (if `send`; evaluated exactly on the other ranks) and a
 // decision code on every rank. Returns rank 0's code.

@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <vector>
 
 #include "dispatch/internal/evaluation.h"
@@ -30,7 +31,8 @@ namespace ckptdp::internal {
 struct NeighbourhoodOptions {
   int max_removed = 6;     // jobs removed per round at most (at least 2 when there are 2)
   int stall_rounds = 200;  // stop after this many rounds in a row without improvement
-  std::uint64_t seed = 1;  // of the round's random choices
+  int max_rounds = std::numeric_limits<int>::max();  // and after this many rounds in all
+  std::uint64_t seed = 1;                            // of the round's random choices
   // x-bar of the Lagrangian phase (guided_search.h), or null: with it, a third of the
   // rounds are relaxation-induced neighbourhoods (RINS).
   const RelaxedAverage* guide = nullptr;
