@@ -37,8 +37,11 @@ class PathSolver {
   std::vector<int> pred_state_;
   std::vector<int> pred_edge_;  // -1: wait edge; else mode * max_dk + dk - 1
   std::vector<int> k_min_;      // per layer: the least segment from which the sink is reachable
+  std::vector<int> k_max_;      // SolveRestarts, per layer: the greatest segment reachable
   std::vector<double> rows_;    // SolveRestarts: per-layer source rows
   std::vector<int> arg_best_;   // SolveRestarts: per segment, the row of the best source
+  std::vector<double> idle_;    // SolveRestarts: values of the idle rows, per layer
+  std::vector<unsigned char> live_;  // SolveRestarts: per (layer, row), may be finite
 };
 
 // Whether a job's limits need the resource-expanded DP (validation keeps them apart from
