@@ -91,24 +91,14 @@ PathSolution PathSolver::SolveRestarts(const CheckpointGraph& g, const EdgeCosts
   const int release = g.release(), deadline = g.deadline(), segments = g.segments();
   const int layers = deadline - release + 1, width = segments + 1, max_dk = g.max_dk();
   const Rows r = MakeRows(g);
-  const int modes = r.modes, idle_rows = r.rows - r.modes;
-  const size_t run_layer = static_cast<size_t>(modes) * width;
-  const size_t idle_layer = static_cast<size_t>(idle_rows) * width;
-  value_.resize(static_cast<size_t>(layers) * run_layer);
-  idle_.resize(static_cast<size_t>(layers) * idle_layer);
-  auto at = [&](int ti, int row) {
-    return row < modes ? value_.data() + ti * run_layer + row * width
-                       : idle_.data() + ti * idle_layer + (row - modes) * width;
-  };
-  // live_[layer][row]: whether an edge or a wait has entered the row. A row is filled with
-  // +inf when first entered; rows never entered (most (layer, mode) pairs: an edge in that
-  // mode must end exactly there) are neither filled nor read.
+  const int modes = r.modes;
+  const int initial = g.initial_mode();
+
   // Only the band of segments [k_min_, k_max_] of a layer can be on a path: below it the
   // deadline is out of reach, above it even the fastest edges cannot have got there. Rows
   // are filled, read and relaxed over the band only.
   k_min_.resize(layers);
   k_max_.resize(layers);
-  const int initial = g.initial_mode();
   for (int ti = 0; ti < layers; ++ti) {
     int k = 0;
     while (k <= segments && g.MinimumSlotsFor(segments - k) > deadline - release - ti) ++k;
@@ -123,21 +113,49 @@ PathSolution PathSolver::SolveRestarts(const CheckpointGraph& g, const EdgeCosts
   if (initial >= 0) k_min_[0] = 0;
   auto in_band = [&](int ti, int k) { return k >= k_min_[ti] && k <= k_max_[ti]; };
 
-  live_.assign(static_cast<size_t>(layers) * r.rows, 0);
-  auto live = [&](int ti, int row) { return live_[ti * r.rows + row] != 0; };
+  // Stored per layer: the M running rows, then the "last layout" rows. With a reshard
+  // overhead, last layout m holds min(running in m, paused after m): the paused state of the
+  // next layer is this row where a wait is allowed, so paused rows are never stored.
+  // Without one, a single row holds the min over every state: the next layer's idle row.
+  const int last_rows = r.reshard ? modes : 1;
+  const int per_layer = modes + last_rows;
+  value_.resize(static_cast<size_t>(layers) * per_layer * width);
+  live_.assign(static_cast<size_t>(layers) * per_layer, 0);
+  auto at = [&](int ti, int row) {
+    return value_.data() + (static_cast<size_t>(ti) * per_layer + row) * width;
+  };
+  auto live = [&](int ti, int row) { return live_[ti * per_layer + row] != 0; };
+  // A running row is filled with +inf when an edge first enters it: most (layer, mode)
+  // pairs are never entered (an edge in that mode must end exactly there) and cost nothing.
   auto enter = [&](int ti, int row) {
     double* p = at(ti, row);
-    unsigned char& flag = live_[ti * r.rows + row];
+    unsigned char& flag = live_[ti * per_layer + row];
     if (flag == 0) {
-      if (k_min_[ti] <= k_max_[ti]) std::fill(p + k_min_[ti], p + k_max_[ti] + 1, kInf);
+      std::fill(p + k_min_[ti], p + k_max_[ti] + 1, kInf);
       flag = 1;
     }
     return p;
   };
-  auto value = [&](int ti, int row, int k) {
-    return live(ti, row) && in_band(ti, k) ? at(ti, row)[k] : kInf;
+  auto wait_ok = [&](int ti, int k) {  // a wait from layer ti to ti + 1 at segment k
+    return costs.WaitAllowed(release + ti) && WaitAllowedAt(g, k);
   };
-  if (in_band(0, 0)) enter(0, r.start_row)[0] = 0.0;
+  // The job has not started: state (ti, 0) of the "no previous layout" row (reshard only;
+  // without reshard the idle row holds it).
+  none_ok_.assign(layers, 0);
+  if (r.reshard && r.start_row == r.none_row) {
+    for (int ti = 0; ti < layers && in_band(ti, 0) && (ti == 0 || wait_ok(ti - 1, 0)); ++ti) {
+      none_ok_[ti] = 1;
+    }
+  }
+  // Values of every state of the model (the backward pass's view), from the stored rows.
+  auto value = [&](int ti, int row, int k) -> double {
+    if (!in_band(ti, k)) return kInf;
+    if (row < modes) return live(ti, row) ? at(ti, row)[k] : kInf;
+    if (r.reshard && row == r.none_row) return none_ok_[ti] != 0 && k == 0 ? 0.0 : kInf;
+    if (ti == 0) return row == r.start_row && k == 0 ? 0.0 : kInf;
+    const int last = r.reshard ? row : modes;  // paused after m <- last layout m
+    return wait_ok(ti - 1, k) && live(ti - 1, last) ? at(ti - 1, last)[k] : kInf;
+  };
 
   // The initial run continues from slot 0 (release is 0): edges over segments [0, dk).
   if (initial >= 0 && release == 0) {
@@ -151,174 +169,211 @@ PathSolution PathSolver::SolveRestarts(const CheckpointGraph& g, const EdgeCosts
     }
   }
 
+  // Edges of a mode and dk grouped by end: classes whose overheads round to the same number
+  // of slots form one group, relaxed once from the union of their sources (min commutes
+  // exactly with adding the edge's cost). groups_[(m * max_dk + dk - 1) * 3 + i]: the
+  // duration and class mask (kNone = bit 0, kResume = bit 1, kRestart = bit 2) of group i,
+  // mask 0 after the last.
+  groups_.assign(static_cast<size_t>(modes) * max_dk * 3, Group{});
+  for (int m = 0; m < modes; ++m) {
+    for (int dk = 1; dk <= max_dk; ++dk) {
+      Group* out = &groups_[(static_cast<size_t>(m) * max_dk + dk - 1) * 3];
+      int n = 0;
+      for (int c = 0; c < 3; ++c) {
+        const int l = g.duration(m, dk, kClasses[c]);
+        if (n > 0 && out[n - 1].duration == l) {
+          out[n - 1].mask |= 1 << c;  // durations do not decrease with the class
+        } else {
+          out[n++] = Group{l, 1 << c};
+        }
+      }
+    }
+  }
+
   // Scratch rows: best and second best (with multiplicity) over the layouts a layout change
-  // starts from, the union of every state (`all`), then per mode the class sources and
-  // their unions by class mask (kNone = bit 0, kResume = bit 1, kRestart = bit 2).
-  rows_.assign(static_cast<size_t>(9) * width, kInf);
+  // starts from, the union of every state, "not started" (0 at segment 0), then per mode the
+  // class sources and their unions by class mask.
+  rows_.assign(static_cast<size_t>(10) * width, kInf);
   double* best1 = rows_.data();
   double* best2 = best1 + width;
-  double* all = best2 + width;
+  double* all_scratch = best2 + width;
+  double* zero = all_scratch + width;
+  zero[0] = 0.0;
   double* buffer[8] = {};  // buffer[1] is unused: kNone's source is the running row itself
-  for (int mask = 2; mask < 8; ++mask) buffer[mask] = all + (mask - 1) * width;
+  for (int mask = 2; mask < 8; ++mask) buffer[mask] = zero + (mask - 1) * width;
 
   for (int ti = 0; ti + 1 < layers; ++ti) {
     const int tau = release + ti;
-    const int k0 = k_min_[ti];
-    // Sources: the band, without the last segment (no train edge leaves it).
-    const int k1 = std::min(segments, k_max_[ti] + 1);
-    if (k0 < k1) {
-      // A layout change starts from another layout's running or paused state (without a
-      // reshard overhead: from another layout's running state; paused ones are one row).
-      std::fill(best1 + k0, best1 + k1, kInf);
-      std::fill(best2 + k0, best2 + k1, kInf);
-      int layouts_live = 0;
+    const int k0 = k_min_[ti], kb = k_max_[ti];
+    if (k0 > kb) continue;  // no state of this layer is on a path
+    // Rows past the band up to the next layer's band top read as +inf (paused sources of
+    // the next layer are this layer's rows).
+    const int k_next = k_max_[std::min(ti + 1, layers - 1)];
+    const bool waited = ti > 0 && costs.WaitAllowed(tau - 1);
+    const int wait_hi = std::min(kb, g.allow_wait() ? segments - 1 : -1);  // k < K
+    const bool boundary_wait = g.boundary_idle_allowed() && kb == segments;
+
+    // 1. The stored "last layout" rows of this layer: every edge into it is relaxed.
+    auto add_waited = [&](double* dst, const double* prev) {
+      for (int k = k0; k <= wait_hi; ++k) dst[k] = std::min(dst[k], prev[k]);
+      if (boundary_wait) dst[segments] = std::min(dst[segments], prev[segments]);
+    };
+    if (r.reshard) {
       for (int m = 0; m < modes; ++m) {
         const bool run_live = live(ti, m);
-        const bool idle_live = r.reshard && live(ti, r.IdleOf(m));
-        if (!run_live && !idle_live) continue;  // all infinite: changes neither best
-        ++layouts_live;
-        const double* a = run_live ? at(ti, m) : at(ti, r.IdleOf(m));
-        const double* b = run_live && idle_live ? at(ti, r.IdleOf(m)) : a;
-        for (int k = k0; k < k1; ++k) {
-          const double x = std::min(a[k], b[k]);
-          best2[k] = std::min(best2[k], std::max(best1[k], x));
-          best1[k] = std::min(best1[k], x);
+        const bool prev_live = waited && live(ti - 1, modes + m);
+        const bool start = ti == 0 && m == initial;  // paused in the initial layout at (0, 0)
+        if (!run_live && !prev_live && !start) continue;
+        live_[ti * per_layer + modes + m] = 1;
+        double* dst = at(ti, modes + m);
+        if (run_live) {
+          std::copy(at(ti, m) + k0, at(ti, m) + kb + 1, dst + k0);
+        } else {
+          std::fill(dst + k0, dst + kb + 1, kInf);
         }
+        std::fill(dst + kb + 1, dst + k_next + 1, kInf);
+        if (prev_live) add_waited(dst, at(ti - 1, modes + m));
+        if (start) dst[0] = std::min(dst[0], 0.0);
       }
-      // The paused-or-unstarted row that is not per layout (the single idle row without a
-      // reshard overhead, "not started" with one).
-      const bool none_live = live(ti, r.none_row);
-      const double* none = at(ti, r.none_row);
-      if (none_live) {
-        for (int k = k0; k < k1; ++k) all[k] = std::min(best1[k], none[k]);
-      } else {
-        std::copy(best1 + k0, best1 + k1, all + k0);
-      }
+    } else {
+      const bool prev_live = waited && live(ti - 1, modes);
+      live_[ti * per_layer + modes] = 1;
+      double* dst = at(ti, modes);
+      std::fill(dst + k0, dst + k_next + 1, kInf);
+      if (prev_live) add_waited(dst, at(ti - 1, modes));
+      if (ti == 0 && k0 == 0) dst[0] = 0.0;  // the start
       for (int m = 0; m < modes; ++m) {
-        const bool run_live = live(ti, m);
-        const int idle_row = r.IdleOf(m);
-        const bool idle_live = r.reshard && live(ti, idle_row);
-        const bool self_live = run_live || idle_live;
-        const bool others_live = layouts_live > (self_live ? 1 : 0);
-        // Which classes have a source with a finite value, by the rules of the model.
-        int classes = run_live ? 1 : 0;
-        if (!g.initial_only(m)) {  // a pruned initial layout serves the initial run only
-          if (r.reshard) {
-            if (idle_live || (none_live && r.first_start == Overhead::kResume)) classes |= 2;
-            if (others_live || (none_live && r.first_start == Overhead::kRestart)) classes |= 4;
-          } else if (none_live || others_live) {
-            classes |= 2;  // kRestart lasts as long as kResume: its sources are kResume's
-          }
-        }
-        // A job running at slot 0 that trains on in the same layout continues its run: it
-        // does not restart it.
-        const bool continues_initial = ti == 0 && m == initial;
-        if (continues_initial) classes &= ~2;
-        if (classes == 0) continue;
-        // When every class is merged, the union of their sources is the union of every
-        // state: all rows feed one of the classes (unless a rule removed one).
-        const bool all_feed = !g.initial_only(m) && !continues_initial;
-        const double* src[8] = {};
-        src[1] = at(ti, m);
-        // The states of the other layouts: best1 where m is not (one of) the best.
-        auto other = [&]() -> const double* {
-          if (!self_live) return best1;
-          double* out = buffer[4];
-          const double* a = run_live ? at(ti, m) : at(ti, idle_row);
-          const double* b = run_live && idle_live ? at(ti, idle_row) : a;
-          for (int k = k0; k < k1; ++k) {
-            out[k] = std::min(a[k], b[k]) == best1[k] ? best2[k] : best1[k];
-          }
-          return out;
-        };
-        auto single = [&](int c) -> const double* {
-          if (c == 1) {
-            if (!r.reshard) {  // the idle row, or another layout's running state
-              if (!others_live) return none;
-              const double* o = other();
-              if (!none_live) return o;
-              double* out = buffer[2];
-              for (int k = k0; k < k1; ++k) out[k] = std::min(none[k], o[k]);
-              return out;
-            }
-            const bool with_none = none_live && r.first_start == Overhead::kResume;
-            if (!with_none) return at(ti, idle_row);
-            if (!idle_live) return none;
-            double* out = buffer[2];
-            const double* idle = at(ti, idle_row);
-            for (int k = k0; k < k1; ++k) out[k] = std::min(idle[k], none[k]);
-            return out;
-          }
-          const bool with_none = none_live && r.first_start == Overhead::kRestart;
-          if (!others_live) return none;
-          const double* o = other();
-          if (!with_none) return o;
-          double* out = buffer[4];  // other() wrote here, or returned best1
-          for (int k = k0; k < k1; ++k) out[k] = std::min(o[k], none[k]);
-          return out;
-        };
-        auto source = [&](int mask) -> const double* {
-          if (all_feed && (classes & ~mask) == 0) return all;
-          if (src[mask] != nullptr) return src[mask];
-          const int low = mask & -mask;
-          if (mask == low) {
-            src[mask] = single(low == 2 ? 1 : 2);
-            return src[mask];
-          }
-          // Unions are built from single sources, computed first (they share buffers 2, 4).
-          const double* a = src[low] != nullptr ? src[low] : (src[low] = single(low == 2 ? 1 : 2));
-          const int high = mask ^ low;
-          const double* b =
-              src[high] != nullptr ? src[high] : (src[high] = single(high == 2 ? 1 : 2));
-          double* out = buffer[mask];
-          for (int k = k0; k < k1; ++k) out[k] = std::min(a[k], b[k]);
-          src[mask] = out;
-          return out;
-        };
-        const double* row = costs.prefix.data() + static_cast<size_t>(m) * (costs.slots + 1);
-        int open = classes;
-        for (int dk = 1; dk <= std::min(max_dk, segments - k0); ++dk) {
-          int end[3] = {0, 0, 0};
-          for (int c = 0; c < 3; ++c) {
-            if ((open >> c & 1) == 0) continue;
-            end[c] = tau + g.duration(m, dk, kClasses[c]);
-            // Durations grow with dk and a blocked slot stays blocked for longer edges.
-            if (end[c] > deadline || !costs.Allowed(m, tau, end[c])) open &= ~(1 << c);
-          }
-          if (open == 0) break;
-          // Classes whose edges end in the same slot are relaxed once from the union of
-          // their sources: min commutes exactly with adding the edge's cost.
-          int done = 0;
-          for (int c = 0; c < 3; ++c) {
-            if ((open >> c & 1) == 0 || (done >> c & 1) != 0) continue;
-            int mask = 1 << c;
-            for (int c2 = c + 1; c2 < 3; ++c2) {
-              if ((open >> c2 & 1) != 0 && end[c2] == end[c]) mask |= 1 << c2;
-            }
-            done |= mask;
-            const double* s = source(mask);
-            const int te = end[c] - release;
-            const double cost = row[end[c]] - row[tau];
-            double* dst = enter(te, m) + dk;
-            const int lo = std::max(k0, k_min_[te] - dk), hi = std::min(k1 - 1, segments - dk);
-            for (int k = lo; k <= hi; ++k) dst[k] = std::min(dst[k], s[k] + cost);
-          }
-        }
+        if (!live(ti, m)) continue;
+        const double* run = at(ti, m);
+        for (int k = k0; k <= kb; ++k) dst[k] = std::min(dst[k], run[k]);
       }
     }
-    // Waits into layer ti + 1: running in m -> paused in m; paused stays paused.
-    if (k0 > segments || !costs.WaitAllowed(tau)) continue;
-    const int lo = std::max(k0, k_min_[ti + 1]);
-    const int hi = std::min(k_max_[ti], g.allow_wait() ? segments - 1 : -1);  // k < K
-    const bool boundary = g.boundary_idle_allowed() && lo <= segments && k_max_[ti] == segments;
-    for (int row = 0; row < r.rows; ++row) {
-      if (!live(ti, row)) continue;
-      const double* src = at(ti, row);
-      double* dst = enter(ti + 1, row < modes ? r.IdleOf(row) : row);
-      for (int k = lo; k <= hi; ++k) dst[k] = std::min(dst[k], src[k]);
-      if (boundary) dst[segments] = std::min(dst[segments], src[segments]);
+
+    // 2. Train edges from this layer's band, without the last segment.
+    const int k1 = std::min(segments, kb + 1);
+    if (k0 >= k1) continue;
+    // A layout change starts from another layout's last state (without a reshard
+    // overhead: from another layout's running state; the idle row is shared).
+    std::fill(best1 + k0, best1 + k1, kInf);
+    std::fill(best2 + k0, best2 + k1, kInf);
+    int layouts_live = 0;
+    const int layout_base = r.reshard ? modes : 0;
+    for (int m = 0; m < modes; ++m) {
+      if (!live(ti, layout_base + m)) continue;  // all infinite: changes neither best
+      ++layouts_live;
+      const double* x = at(ti, layout_base + m);
+      for (int k = k0; k < k1; ++k) {
+        best2[k] = std::min(best2[k], std::max(best1[k], x[k]));
+        best1[k] = std::min(best1[k], x[k]);
+      }
+    }
+    // "Not started" (reshard), as a row; and the paused state of this layer.
+    const double* none = r.reshard && none_ok_[ti] != 0 && k0 == 0 ? zero : nullptr;
+    const double* all = all_scratch;
+    if (r.reshard) {
+      std::copy(best1 + k0, best1 + k1, all_scratch + k0);
+      if (none != nullptr) all_scratch[0] = std::min(all_scratch[0], 0.0);
+    } else {
+      all = at(ti, modes);
+    }
+    const bool idle_wait = waited && g.allow_wait();  // k < K here
+    const double* idle_shared = nullptr;              // without reshard: the idle row
+    if (!r.reshard) {
+      idle_shared = ti == 0 ? zero : idle_wait && live(ti - 1, modes) ? at(ti - 1, modes) : nullptr;
+    }
+    for (int m = 0; m < modes; ++m) {
+      const bool run_live = live(ti, m);
+      const bool self_live = live(ti, layout_base + m);
+      const bool others_live = layouts_live > (self_live ? 1 : 0);
+      const double* paused =
+          r.reshard ? (idle_wait && live(ti - 1, modes + m) ? at(ti - 1, modes + m) : nullptr)
+                    : idle_shared;
+      // Which classes have a source with a finite value, by the rules of the model.
+      int classes = run_live ? 1 : 0;
+      if (!g.initial_only(m)) {  // a pruned initial layout serves the initial run only
+        if (r.reshard) {
+          if (paused != nullptr || (none != nullptr && r.first_start == Overhead::kResume)) {
+            classes |= 2;
+          }
+          if (others_live || (none != nullptr && r.first_start == Overhead::kRestart)) {
+            classes |= 4;
+          }
+        } else if (paused != nullptr || others_live) {
+          classes |= 2;  // kRestart lasts as long as kResume: its sources are kResume's
+        }
+      }
+      // A job running at slot 0 that trains on in the same layout continues its run: it
+      // does not restart it.
+      const bool continues_initial = ti == 0 && m == initial;
+      if (continues_initial) classes &= ~2;
+      if (classes == 0) continue;
+      // When every class with a source is in a group, the group's source is the union of
+      // every state: each feeds one of the classes (unless a rule removed a class).
+      const bool all_feed = !g.initial_only(m) && !continues_initial;
+      const double* src[8] = {};
+      src[1] = at(ti, m);
+      // The other layouts' states: best1 where m is not (one of) the best.
+      auto other = [&]() -> const double* {
+        if (!self_live) return best1;
+        double* out = buffer[4];
+        const double* self = at(ti, layout_base + m);
+        for (int k = k0; k < k1; ++k) out[k] = self[k] == best1[k] ? best2[k] : best1[k];
+        return out;
+      };
+      auto merge = [&](double* out, const double* a, const double* b) {
+        for (int k = k0; k < k1; ++k) out[k] = std::min(a[k], b[k]);
+        return out;
+      };
+      auto single = [&](int c) -> const double* {
+        if (c == 1 && !r.reshard) {  // the idle row, or another layout's running state
+          if (!others_live) return paused;
+          return paused != nullptr ? merge(buffer[2], paused, other()) : other();
+        }
+        if (c == 1) {  // paused after m, or not started when the first start pays resume
+          const double* n = r.first_start == Overhead::kResume ? none : nullptr;
+          if (n == nullptr) return paused;
+          return paused != nullptr ? merge(buffer[2], paused, n) : n;
+        }
+        const double* n = r.first_start == Overhead::kRestart ? none : nullptr;
+        if (!others_live) return n;
+        const double* o = other();
+        return n != nullptr ? merge(buffer[4], o, n) : o;
+      };
+      auto source = [&](int mask) -> const double* {
+        if (all_feed && (classes & ~mask) == 0) return all;
+        if (src[mask] != nullptr) return src[mask];
+        const int low = mask & -mask, high = mask ^ low;
+        if (high == 0) return src[mask] = single(low == 2 ? 1 : 2);
+        // Unions are built from single sources computed first (they share buffers 2, 4).
+        const double* a = src[low] != nullptr ? src[low] : (src[low] = single(low == 2 ? 1 : 2));
+        const double* b =
+            src[high] != nullptr ? src[high] : (src[high] = single(high == 2 ? 1 : 2));
+        return src[mask] = merge(buffer[mask], a, b);
+      };
+      const double* row = costs.prefix.data() + static_cast<size_t>(m) * (costs.slots + 1);
+      const Group* groups = &groups_[static_cast<size_t>(m) * max_dk * 3];
+      int open = classes;
+      for (int dk = 1; dk <= std::min(max_dk, segments - k0) && open != 0; ++dk, groups += 3) {
+        for (int i = 0; i < 3 && groups[i].mask != 0; ++i) {
+          const int mask = groups[i].mask & open;
+          if (mask == 0) continue;
+          const int end = tau + groups[i].duration;
+          // Durations grow with dk and a blocked slot stays blocked for longer edges.
+          if (end > deadline || !costs.Allowed(m, tau, end)) {
+            open &= ~mask;
+            continue;
+          }
+          const double* s = source(mask);
+          const int te = end - release;
+          const double cost = row[end] - row[tau];
+          double* dst = enter(te, m) + dk;
+          const int lo = std::max(k0, k_min_[te] - dk), hi = std::min(k1 - 1, segments - dk);
+          for (int k = lo; k <= hi; ++k) dst[k] = std::min(dst[k], s[k] + cost);
+        }
+      }
     }
   }
+  // The last layer's "last layout" rows are not needed: its paused states have no wait out.
 
   PathSolution out;
   int ti = layers - 1, k = segments, state_row = -1;

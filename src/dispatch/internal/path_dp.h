@@ -40,8 +40,13 @@ class PathSolver {
   std::vector<int> k_max_;      // SolveRestarts, per layer: the greatest segment reachable
   std::vector<double> rows_;    // SolveRestarts: per-layer source rows
   std::vector<int> arg_best_;   // SolveRestarts: per segment, the row of the best source
-  std::vector<double> idle_;    // SolveRestarts: values of the idle rows, per layer
-  std::vector<unsigned char> live_;  // SolveRestarts: per (layer, row), may be finite
+  std::vector<unsigned char> live_;     // SolveRestarts: per (layer, row), entered
+  std::vector<unsigned char> none_ok_;  // SolveRestarts: per layer, "not started" exists
+  struct Group {                        // SolveRestarts: edges of one duration
+    int duration = 0;
+    int mask = 0;  // overhead classes
+  };
+  std::vector<Group> groups_;  // SolveRestarts: per (mode, dk), up to 3 groups
 };
 
 // Whether a job's limits need the resource-expanded DP (validation keeps them apart from
