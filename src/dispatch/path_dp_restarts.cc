@@ -191,32 +191,42 @@ PathSolution PathSolver::SolveRestarts(const CheckpointGraph& g, const EdgeCosts
   }
 
   // Scratch rows: best and second best (with multiplicity) over the layouts a layout change
-  // starts from, the union of every state, "not started" (0 at segment 0), then per mode the
-  // class sources and their unions by class mask.
-  rows_.assign(static_cast<size_t>(10) * width, kInf);
+  // starts from, the union of every state, "not started" (0 at segment 0), +inf, then per
+  // mode the class sources and their unions by class mask.
+  rows_.assign(static_cast<size_t>(11) * width, kInf);
   double* best1 = rows_.data();
   double* best2 = best1 + width;
   double* all_scratch = best2 + width;
   double* zero = all_scratch + width;
   zero[0] = 0.0;
+  const double* infinite = zero + width;
   double* buffer[8] = {};  // buffer[1] is unused: kNone's source is the running row itself
-  for (int mask = 2; mask < 8; ++mask) buffer[mask] = zero + (mask - 1) * width;
+  for (int mask = 2; mask < 8; ++mask) buffer[mask] = zero + mask * width;
 
   for (int ti = 0; ti + 1 < layers; ++ti) {
     const int tau = release + ti;
     const int k0 = k_min_[ti], kb = k_max_[ti];
     if (k0 > kb) continue;  // no state of this layer is on a path
+    // Sources of train edges: the band without the last segment (no edge leaves it).
+    const int k1 = std::min(segments, kb + 1);
     // Rows past the band up to the next layer's band top read as +inf (paused sources of
     // the next layer are this layer's rows).
     const int k_next = k_max_[std::min(ti + 1, layers - 1)];
     const bool waited = ti > 0 && costs.WaitAllowed(tau - 1);
-    const int wait_hi = std::min(kb, g.allow_wait() ? segments - 1 : -1);  // k < K
-    const bool boundary_wait = g.boundary_idle_allowed() && kb == segments;
-
-    // 1. The stored "last layout" rows of this layer: every edge into it is relaxed.
-    auto add_waited = [&](double* dst, const double* prev) {
-      for (int k = k0; k <= wait_hi; ++k) dst[k] = std::min(dst[k], prev[k]);
-      if (boundary_wait) dst[segments] = std::min(dst[segments], prev[segments]);
+    const bool idle_wait = waited && g.allow_wait();  // the wait into this layer, k < K
+    const bool last_wait = waited && g.boundary_idle_allowed() && kb == segments;  // k = K
+    // 1. The stored "last layout" rows of this layer (every edge into it is relaxed), and
+    // the best and second best over layouts of the states a layout change starts from
+    // (with reshard: the last-layout rows; without: the running rows).
+    std::fill(best1 + k0, best1 + k1, kInf);
+    std::fill(best2 + k0, best2 + k1, kInf);
+    int layouts_live = 0;
+    auto add_best = [&](const double* x) {
+      ++layouts_live;
+      for (int k = k0; k < k1; ++k) {
+        best2[k] = std::min(best2[k], std::max(best1[k], x[k]));
+        best1[k] = std::min(best1[k], x[k]);
+      }
     };
     if (r.reshard) {
       for (int m = 0; m < modes; ++m) {
@@ -226,61 +236,62 @@ PathSolution PathSolver::SolveRestarts(const CheckpointGraph& g, const EdgeCosts
         if (!run_live && !prev_live && !start) continue;
         live_[ti * per_layer + modes + m] = 1;
         double* dst = at(ti, modes + m);
-        if (run_live) {
-          std::copy(at(ti, m) + k0, at(ti, m) + kb + 1, dst + k0);
-        } else {
-          std::fill(dst + k0, dst + kb + 1, kInf);
+        const double* run = run_live ? at(ti, m) : infinite;
+        const double* prev = at(ti - (ti > 0 ? 1 : 0), modes + m);
+        const double* paused = start ? zero : prev_live && idle_wait ? prev : infinite;
+        ++layouts_live;
+        for (int k = k0; k < k1; ++k) {
+          const double x = std::min(run[k], paused[k]);
+          dst[k] = x;
+          best2[k] = std::min(best2[k], std::max(best1[k], x));
+          best1[k] = std::min(best1[k], x);
+        }
+        if (kb == segments) {
+          dst[segments] = prev_live && last_wait ? std::min(run[segments], prev[segments])
+                                                 : run[segments];
         }
         std::fill(dst + kb + 1, dst + k_next + 1, kInf);
-        if (prev_live) add_waited(dst, at(ti - 1, modes + m));
-        if (start) dst[0] = std::min(dst[0], 0.0);
       }
     } else {
+      for (int m = 0; m < modes; ++m) {
+        if (live(ti, m)) add_best(at(ti, m));
+      }
+      // The idle row: waited from the previous layer's, or the start; then every state.
       const bool prev_live = waited && live(ti - 1, modes);
+      const double* prev = at(ti - (ti > 0 ? 1 : 0), modes);
+      const double* idle = ti == 0 ? zero : prev_live && idle_wait ? prev : infinite;
       live_[ti * per_layer + modes] = 1;
       double* dst = at(ti, modes);
-      std::fill(dst + k0, dst + k_next + 1, kInf);
-      if (prev_live) add_waited(dst, at(ti - 1, modes));
-      if (ti == 0 && k0 == 0) dst[0] = 0.0;  // the start
-      for (int m = 0; m < modes; ++m) {
-        if (!live(ti, m)) continue;
-        const double* run = at(ti, m);
-        for (int k = k0; k <= kb; ++k) dst[k] = std::min(dst[k], run[k]);
+      for (int k = k0; k < k1; ++k) dst[k] = std::min(idle[k], best1[k]);
+      if (kb == segments) {
+        double x = prev_live && last_wait ? prev[segments] : kInf;
+        for (int m = 0; m < modes; ++m) {
+          if (live(ti, m)) x = std::min(x, at(ti, m)[segments]);
+        }
+        dst[segments] = x;
       }
+      std::fill(dst + kb + 1, dst + k_next + 1, kInf);
     }
 
-    // 2. Train edges from this layer's band, without the last segment.
-    const int k1 = std::min(segments, kb + 1);
+    // 2. Train edges from this layer.
     if (k0 >= k1) continue;
-    // A layout change starts from another layout's last state (without a reshard
-    // overhead: from another layout's running state; the idle row is shared).
-    std::fill(best1 + k0, best1 + k1, kInf);
-    std::fill(best2 + k0, best2 + k1, kInf);
-    int layouts_live = 0;
-    const int layout_base = r.reshard ? modes : 0;
-    for (int m = 0; m < modes; ++m) {
-      if (!live(ti, layout_base + m)) continue;  // all infinite: changes neither best
-      ++layouts_live;
-      const double* x = at(ti, layout_base + m);
-      for (int k = k0; k < k1; ++k) {
-        best2[k] = std::min(best2[k], std::max(best1[k], x[k]));
-        best1[k] = std::min(best1[k], x[k]);
-      }
-    }
-    // "Not started" (reshard), as a row; and the paused state of this layer.
-    const double* none = r.reshard && none_ok_[ti] != 0 && k0 == 0 ? zero : nullptr;
-    const double* all = all_scratch;
+    // "Not started" (reshard): finite at segment 0 only, so it joins a source by one
+    // scalar relaxation instead of a merged row.
+    const bool none = r.reshard && none_ok_[ti] != 0 && k0 == 0;
+    const double* all = all_scratch;  // the union of every state
     if (r.reshard) {
       std::copy(best1 + k0, best1 + k1, all_scratch + k0);
-      if (none != nullptr) all_scratch[0] = std::min(all_scratch[0], 0.0);
+      if (none) all_scratch[0] = std::min(all_scratch[0], 0.0);
     } else {
       all = at(ti, modes);
     }
-    const bool idle_wait = waited && g.allow_wait();  // k < K here
-    const double* idle_shared = nullptr;              // without reshard: the idle row
+    const double* idle_shared = nullptr;  // without reshard: the idle row (paused or new)
     if (!r.reshard) {
-      idle_shared = ti == 0 ? zero : idle_wait && live(ti - 1, modes) ? at(ti - 1, modes) : nullptr;
+      idle_shared = ti == 0                                 ? zero
+                    : idle_wait && live(ti - 1, modes) ? at(ti - 1, modes)
+                                                            : nullptr;
     }
+    const int layout_base = r.reshard ? modes : 0;
     for (int m = 0; m < modes; ++m) {
       const bool run_live = live(ti, m);
       const bool self_live = live(ti, layout_base + m);
@@ -288,16 +299,15 @@ PathSolution PathSolver::SolveRestarts(const CheckpointGraph& g, const EdgeCosts
       const double* paused =
           r.reshard ? (idle_wait && live(ti - 1, modes + m) ? at(ti - 1, modes + m) : nullptr)
                     : idle_shared;
-      // Which classes have a source with a finite value, by the rules of the model.
+      // Which classes have a source with a finite value, by the rules of the model, and
+      // which one "not started" feeds.
       int classes = run_live ? 1 : 0;
+      int none_class = 0;
       if (!g.initial_only(m)) {  // a pruned initial layout serves the initial run only
         if (r.reshard) {
-          if (paused != nullptr || (none != nullptr && r.first_start == Overhead::kResume)) {
-            classes |= 2;
-          }
-          if (others_live || (none != nullptr && r.first_start == Overhead::kRestart)) {
-            classes |= 4;
-          }
+          if (none) none_class = r.first_start == Overhead::kResume ? 2 : 4;
+          if (paused != nullptr || none_class == 2) classes |= 2;
+          if (others_live || none_class == 4) classes |= 4;
         } else if (paused != nullptr || others_live) {
           classes |= 2;  // kRestart lasts as long as kResume: its sources are kResume's
         }
@@ -305,51 +315,63 @@ PathSolution PathSolver::SolveRestarts(const CheckpointGraph& g, const EdgeCosts
       // A job running at slot 0 that trains on in the same layout continues its run: it
       // does not restart it.
       const bool continues_initial = ti == 0 && m == initial;
-      if (continues_initial) classes &= ~2;
+      if (continues_initial) {
+        classes &= ~2;
+        if (none_class == 2) none_class = 0;
+      }
       if (classes == 0) continue;
       // When every class with a source is in a group, the group's source is the union of
       // every state: each feeds one of the classes (unless a rule removed a class).
       const bool all_feed = !g.initial_only(m) && !continues_initial;
+      const double* self = at(ti, layout_base + m);
       const double* src[8] = {};
-      src[1] = at(ti, m);
-      // The other layouts' states: best1 where m is not (one of) the best.
-      auto other = [&]() -> const double* {
-        if (!self_live) return best1;
-        double* out = buffer[4];
-        const double* self = at(ti, layout_base + m);
-        for (int k = k0; k < k1; ++k) out[k] = self[k] == best1[k] ? best2[k] : best1[k];
-        return out;
-      };
-      auto merge = [&](double* out, const double* a, const double* b) {
-        for (int k = k0; k < k1; ++k) out[k] = std::min(a[k], b[k]);
-        return out;
-      };
-      auto single = [&](int c) -> const double* {
-        if (c == 1 && !r.reshard) {  // the idle row, or another layout's running state
-          if (!others_live) return paused;
-          return paused != nullptr ? merge(buffer[2], paused, other()) : other();
-        }
-        if (c == 1) {  // paused after m, or not started when the first start pays resume
-          const double* n = r.first_start == Overhead::kResume ? none : nullptr;
-          if (n == nullptr) return paused;
-          return paused != nullptr ? merge(buffer[2], paused, n) : n;
-        }
-        const double* n = r.first_start == Overhead::kRestart ? none : nullptr;
-        if (!others_live) return n;
-        const double* o = other();
-        return n != nullptr ? merge(buffer[4], o, n) : o;
-      };
-      auto source = [&](int mask) -> const double* {
-        if (all_feed && (classes & ~mask) == 0) return all;
+      // Row sources of a class mask, without "not started" (nullptr: none but it).
+      auto rows_of_rec = [&](auto& rec, int mask) -> const double* {
         if (src[mask] != nullptr) return src[mask];
-        const int low = mask & -mask, high = mask ^ low;
-        if (high == 0) return src[mask] = single(low == 2 ? 1 : 2);
-        // Unions are built from single sources computed first (they share buffers 2, 4).
-        const double* a = src[low] != nullptr ? src[low] : (src[low] = single(low == 2 ? 1 : 2));
-        const double* b =
-            src[high] != nullptr ? src[high] : (src[high] = single(high == 2 ? 1 : 2));
-        return src[mask] = merge(buffer[mask], a, b);
+        double* out = buffer[mask];
+        const bool pa = paused != nullptr, ot = others_live && (mask & (r.reshard ? 4 : 2));
+        switch (mask) {
+          case 1:
+            return src[1] = at(ti, m);
+          case 2:
+            if (r.reshard) return src[2] = paused;
+            if (!ot) return src[2] = paused;
+            // Without reshard: the idle row and the other layouts' running states.
+            for (int k = k0; k < k1; ++k) {
+              const double o = self_live && self[k] == best1[k] ? best2[k] : best1[k];
+              out[k] = pa ? std::min(paused[k], o) : o;
+            }
+            return src[2] = out;
+          case 4:  // the other layouts' last states: best1 where m is not (one of) the best
+            if (!others_live) return nullptr;
+            if (!self_live) return src[4] = best1;
+            for (int k = k0; k < k1; ++k) out[k] = self[k] == best1[k] ? best2[k] : best1[k];
+            return src[4] = out;
+          case 3:
+            // Running or paused in m: this layer's last-layout row (reshard), whose start
+            // state only exists where kResume is removed (continues_initial).
+            if (r.reshard && !continues_initial) return src[3] = self_live ? self : nullptr;
+            break;
+          case 6:
+            // Paused in m or another layout's last state: min(paused, best2) where m is the
+            // best, best1 elsewhere (best1 <= last-layout m <= paused m there).
+            if (!pa) return rec(rec, 4);
+            if (!others_live) return paused;
+            for (int k = k0; k < k1; ++k) {
+              out[k] = self[k] == best1[k] ? std::min(paused[k], best2[k]) : best1[k];
+            }
+            return src[6] = out;
+          default:
+            break;
+        }
+        const int low = mask & -mask;
+        const double* a = rec(rec, low);
+        const double* b = rec(rec, mask ^ low);
+        if (a == nullptr || b == nullptr) return src[mask] = a == nullptr ? b : a;
+        for (int k = k0; k < k1; ++k) out[k] = std::min(a[k], b[k]);
+        return src[mask] = out;
       };
+      auto rows_of = [&](int mask) { return rows_of_rec(rows_of_rec, mask); };
       const double* row = costs.prefix.data() + static_cast<size_t>(m) * (costs.slots + 1);
       const Group* groups = &groups_[static_cast<size_t>(m) * max_dk * 3];
       int open = classes;
@@ -363,12 +385,16 @@ PathSolution PathSolver::SolveRestarts(const CheckpointGraph& g, const EdgeCosts
             open &= ~mask;
             continue;
           }
-          const double* s = source(mask);
+          const bool whole = all_feed && (classes & ~mask) == 0;
+          const double* s = whole ? all : rows_of(mask);
           const int te = end - release;
           const double cost = row[end] - row[tau];
           double* dst = enter(te, m) + dk;
           const int lo = std::max(k0, k_min_[te] - dk), hi = std::min(k1 - 1, segments - dk);
-          for (int k = lo; k <= hi; ++k) dst[k] = std::min(dst[k], s[k] + cost);
+          if (s != nullptr) {
+            for (int k = lo; k <= hi; ++k) dst[k] = std::min(dst[k], s[k] + cost);
+          }
+          if (!whole && (mask & none_class) != 0 && lo == 0) dst[0] = std::min(dst[0], cost);
         }
       }
     }
