@@ -19,6 +19,8 @@
 // sources; min commutes exactly with adding the cost, so this is exact. Rows that no edge
 // or wait has entered are flagged dead and skipped without a scan.
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <limits>
 
 #include "dispatch/internal/path_dp.h"
@@ -49,6 +51,14 @@ Rows MakeRows(const CheckpointGraph& g) {
   r.start_row = g.initial_mode() >= 0 ? r.IdleOf(g.initial_mode()) : r.none_row;
   r.first_start = g.initial_outside() ? Overhead::kRestart : Overhead::kResume;
   return r;
+}
+
+// a == b ? x : y without a branch: whether a layout is the best one changes unpredictably
+// from segment to segment.
+inline double SelectIfEqual(double a, double b, double x, double y) {
+  const uint64_t equal = uint64_t{0} - static_cast<uint64_t>(a == b);
+  return std::bit_cast<double>((std::bit_cast<uint64_t>(x) & equal) |
+                               (std::bit_cast<uint64_t>(y) & ~equal));
 }
 
 bool WaitAllowedAt(const CheckpointGraph& g, int k) {
@@ -221,12 +231,11 @@ PathSolution PathSolver::SolveRestarts(const CheckpointGraph& g, const EdgeCosts
     std::fill(best1 + k0, best1 + k1, kInf);
     std::fill(best2 + k0, best2 + k1, kInf);
     int layouts_live = 0;
-    auto add_best = [&](const double* x) {
-      ++layouts_live;
-      for (int k = k0; k < k1; ++k) {
-        best2[k] = std::min(best2[k], std::max(best1[k], x[k]));
-        best1[k] = std::min(best1[k], x[k]);
-      }
+    auto add_best = [&](int k, double x) {
+      const double b1 = best1[k], b2 = best2[k];
+      const double high = b1 < x ? x : b1;
+      best2[k] = high < b2 ? high : b2;
+      best1[k] = x < b1 ? x : b1;
     };
     if (r.reshard) {
       for (int m = 0; m < modes; ++m) {
@@ -243,18 +252,20 @@ PathSolution PathSolver::SolveRestarts(const CheckpointGraph& g, const EdgeCosts
         for (int k = k0; k < k1; ++k) {
           const double x = std::min(run[k], paused[k]);
           dst[k] = x;
-          best2[k] = std::min(best2[k], std::max(best1[k], x));
-          best1[k] = std::min(best1[k], x);
+          add_best(k, x);
         }
         if (kb == segments) {
-          dst[segments] = prev_live && last_wait ? std::min(run[segments], prev[segments])
-                                                 : run[segments];
+          dst[segments] =
+              prev_live && last_wait ? std::min(run[segments], prev[segments]) : run[segments];
         }
         std::fill(dst + kb + 1, dst + k_next + 1, kInf);
       }
     } else {
       for (int m = 0; m < modes; ++m) {
-        if (live(ti, m)) add_best(at(ti, m));
+        if (!live(ti, m)) continue;
+        ++layouts_live;
+        const double* run = at(ti, m);
+        for (int k = k0; k < k1; ++k) add_best(k, run[k]);
       }
       // The idle row: waited from the previous layer's, or the start; then every state.
       const bool prev_live = waited && live(ti - 1, modes);
@@ -278,18 +289,16 @@ PathSolution PathSolver::SolveRestarts(const CheckpointGraph& g, const EdgeCosts
     // "Not started" (reshard): finite at segment 0 only, so it joins a source by one
     // scalar relaxation instead of a merged row.
     const bool none = r.reshard && none_ok_[ti] != 0 && k0 == 0;
-    const double* all = all_scratch;  // the union of every state
-    if (r.reshard) {
+    const double* all = r.reshard ? best1 : at(ti, modes);  // the union of every state
+    if (none) {
       std::copy(best1 + k0, best1 + k1, all_scratch + k0);
-      if (none) all_scratch[0] = std::min(all_scratch[0], 0.0);
-    } else {
-      all = at(ti, modes);
+      all_scratch[0] = std::min(all_scratch[0], 0.0);
+      all = all_scratch;
     }
+
     const double* idle_shared = nullptr;  // without reshard: the idle row (paused or new)
     if (!r.reshard) {
-      idle_shared = ti == 0                                 ? zero
-                    : idle_wait && live(ti - 1, modes) ? at(ti - 1, modes)
-                                                            : nullptr;
+      idle_shared = ti == 0 ? zero : idle_wait && live(ti - 1, modes) ? at(ti - 1, modes) : nullptr;
     }
     const int layout_base = r.reshard ? modes : 0;
     for (int m = 0; m < modes; ++m) {
@@ -333,19 +342,21 @@ PathSolution PathSolver::SolveRestarts(const CheckpointGraph& g, const EdgeCosts
         switch (mask) {
           case 1:
             return src[1] = at(ti, m);
-          case 2:
-            if (r.reshard) return src[2] = paused;
-            if (!ot) return src[2] = paused;
+          case 2: {
+            if (r.reshard || !ot) return src[2] = paused;
             // Without reshard: the idle row and the other layouts' running states.
+            const double* ref = self_live ? self : infinite;
+            const double* idle = pa ? paused : infinite;
             for (int k = k0; k < k1; ++k) {
-              const double o = self_live && self[k] == best1[k] ? best2[k] : best1[k];
-              out[k] = pa ? std::min(paused[k], o) : o;
+              out[k] = std::min(idle[k], SelectIfEqual(ref[k], best1[k], best2[k], best1[k]));
             }
             return src[2] = out;
+          }
           case 4:  // the other layouts' last states: best1 where m is not (one of) the best
             if (!others_live) return nullptr;
             if (!self_live) return src[4] = best1;
-            for (int k = k0; k < k1; ++k) out[k] = self[k] == best1[k] ? best2[k] : best1[k];
+            for (int k = k0; k < k1; ++k)
+              out[k] = SelectIfEqual(self[k], best1[k], best2[k], best1[k]);
             return src[4] = out;
           case 3:
             // Running or paused in m: this layer's last-layout row (reshard), whose start
@@ -358,7 +369,7 @@ PathSolution PathSolver::SolveRestarts(const CheckpointGraph& g, const EdgeCosts
             if (!pa) return rec(rec, 4);
             if (!others_live) return paused;
             for (int k = k0; k < k1; ++k) {
-              out[k] = self[k] == best1[k] ? std::min(paused[k], best2[k]) : best1[k];
+              out[k] = SelectIfEqual(self[k], best1[k], std::min(paused[k], best2[k]), best1[k]);
             }
             return src[6] = out;
           default:

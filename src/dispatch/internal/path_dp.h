@@ -39,7 +39,6 @@ class PathSolver {
   std::vector<int> k_min_;      // per layer: the least segment from which the sink is reachable
   std::vector<int> k_max_;      // SolveRestarts, per layer: the greatest segment reachable
   std::vector<double> rows_;    // SolveRestarts: per-layer source rows
-  std::vector<int> arg_best_;   // SolveRestarts: per segment, the row of the best source
   std::vector<unsigned char> live_;     // SolveRestarts: per (layer, row), entered
   std::vector<unsigned char> none_ok_;  // SolveRestarts: per layer, "not started" exists
   struct Group {                        // SolveRestarts: edges of one duration
