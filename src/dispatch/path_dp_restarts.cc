@@ -6,18 +6,23 @@
 // another layout pays resume + reshard. Jobs without overheads or an initial run never
 // come here and keep SolvePlain's K + 1 states per slot.
 //
-// Rows: 0..M-1 are "running in mode m". Idle rows follow: with a reshard overhead, M + m
-// is "paused, last layout m" and 2M is "no previous layout in this graph"; without one, the
-// single row M is every paused or unstarted state (they all pay resume alone). value_
-// holds the running rows ([layer][mode][segment]), idle_ the idle rows, each layer written
-// whole by the waits. Like SolvePlain, predecessors are not stored: the backward pass
-// re-finds them by exact comparison of the forward pass's own sums.
+// State rows (the backward pass's view): 0..M-1 are "running in mode m". Idle rows follow:
+// with a reshard overhead, M + m is "paused, last layout m" and 2M is "no previous layout
+// in this graph"; without one, the single row M is every paused or unstarted state (they
+// all pay resume alone). Stored per layer (value_): the M running rows, then with a
+// reshard overhead M "last layout" rows (min of running in m and paused after m), without
+// one a single row (the min over every state). A paused state of the next layer is the
+// stored row where the wait is allowed, so idle rows are never stored; "not started" is
+// finite at segment 0 only and is handled as a scalar. Like SolvePlain, predecessors are
+// not stored: the backward pass re-finds them by exact comparison of the forward pass's
+// own sums.
 //
-// Speed (docs/benchmarks.md, "Restart overheads"): an edge's cost depends on its mode and
-// its start and end slots only, so edges of a mode whose overhead classes round to the same
-// number of slots are relaxed once from the union (elementwise min) of the classes'
-// sources; min commutes exactly with adding the cost, so this is exact. Rows that no edge
-// or wait has entered are flagged dead and skipped without a scan.
+// Speed (docs/model.md, "Restarts"; docs/benchmarks.md, "Restart overheads"): an edge's
+// cost depends on its mode and its start and end slots only, so edges of a mode whose
+// overhead classes round to the same number of slots are relaxed once from the union
+// (elementwise min) of the classes' sources; min commutes exactly with adding the cost, so
+// this is exact. Rows that no edge has entered are neither filled nor read, and loops run
+// over the band of segments that can be on a path at that slot.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
