@@ -6,12 +6,26 @@
 // another layout pays resume + reshard. Jobs without overheads or an initial run never
 // come here and keep SolvePlain's K + 1 states per slot.
 //
-// Layout of value_: [layer][row][segment]. Rows 0..M-1 are "running in mode m". Idle rows
-// follow: with a reshard overhead, M + m is "paused, last layout m" and 2M is "no previous
-// layout in this graph"; without one, the single row M is every paused or unstarted state
-// (they all pay resume alone). Like SolvePlain, predecessors are not stored: the backward
-// pass re-finds them by exact comparison of the forward pass's own sums.
+// State rows (the backward pass's view): 0..M-1 are "running in mode m". Idle rows follow:
+// with a reshard overhead, M + m is "paused, last layout m" and 2M is "no previous layout
+// in this graph"; without one, the single row M is every paused or unstarted state (they
+// all pay resume alone). Stored per layer (value_): the M running rows, then with a
+// reshard overhead M "last layout" rows (min of running in m and paused after m), without
+// one a single row (the min over every state). A paused state of the next layer is the
+// stored row where the wait is allowed, so idle rows are never stored; "not started" is
+// finite at segment 0 only and is handled as a scalar. Like SolvePlain, predecessors are
+// not stored: the backward pass re-finds them by exact comparison of the forward pass's
+// own sums.
+//
+// Speed (docs/model.md, "Restarts"; docs/benchmarks.md, "Restart overheads"): an edge's
+// cost depends on its mode and its start and end slots only, so edges of a mode whose
+// overhead classes round to the same number of slots are relaxed once from the union
+// (elementwise min) of the classes' sources; min commutes exactly with adding the cost, so
+// this is exact. Rows that no edge has entered are neither filled nor read, and loops run
+// over the band of segments that can be on a path at that slot.
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <limits>
 
 #include "dispatch/internal/path_dp.h"
@@ -20,6 +34,7 @@ namespace ckptdp::internal {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr Overhead kClasses[] = {Overhead::kNone, Overhead::kResume, Overhead::kRestart};
 
 struct Rows {
   int modes = 0;
@@ -41,6 +56,14 @@ Rows MakeRows(const CheckpointGraph& g) {
   r.start_row = g.initial_mode() >= 0 ? r.IdleOf(g.initial_mode()) : r.none_row;
   r.first_start = g.initial_outside() ? Overhead::kRestart : Overhead::kResume;
   return r;
+}
+
+// a == b ? x : y without a branch: whether a layout is the best one changes unpredictably
+// from segment to segment.
+inline double SelectIfEqual(double a, double b, double x, double y) {
+  const uint64_t equal = uint64_t{0} - static_cast<uint64_t>(a == b);
+  return std::bit_cast<double>((std::bit_cast<uint64_t>(x) & equal) |
+                               (std::bit_cast<uint64_t>(y) & ~equal));
 }
 
 bool WaitAllowedAt(const CheckpointGraph& g, int k) {
@@ -84,19 +107,70 @@ PathSolution PathSolver::SolveRestarts(const CheckpointGraph& g, const EdgeCosts
   const int layers = deadline - release + 1, width = segments + 1, max_dk = g.max_dk();
   const Rows r = MakeRows(g);
   const int modes = r.modes;
-  const size_t layer_size = static_cast<size_t>(r.rows) * width;
-  value_.assign(static_cast<size_t>(layers) * layer_size, kInf);
-  auto at = [&](int ti, int row) { return value_.data() + ti * layer_size + row * width; };
-  at(0, r.start_row)[0] = 0.0;
+  const int initial = g.initial_mode();
+
+  // Only the band of segments [k_min_, k_max_] of a layer can be on a path: below it the
+  // deadline is out of reach, above it even the fastest edges cannot have got there. Rows
+  // are filled, read and relaxed over the band only.
   k_min_.resize(layers);
+  k_max_.resize(layers);
   for (int ti = 0; ti < layers; ++ti) {
     int k = 0;
     while (k <= segments && g.MinimumSlotsFor(segments - k) > deadline - release - ti) ++k;
     k_min_[ti] = k;
+    // MinimumSlotsFor is a lower bound on any path's time from a checkpoint; the initial
+    // run starts part-way through a segment, so it gets no upper limit.
+    k = initial >= 0 ? segments : 0;
+    while (k < segments && g.MinimumSlotsFor(k + 1) <= ti) ++k;
+    k_max_[ti] = k;
   }
   // The initial run's first edge needs less than a full segment: keep the source alive.
-  const int initial = g.initial_mode();
   if (initial >= 0) k_min_[0] = 0;
+  auto in_band = [&](int ti, int k) { return k >= k_min_[ti] && k <= k_max_[ti]; };
+
+  // Stored per layer: the M running rows, then the "last layout" rows. With a reshard
+  // overhead, last layout m holds min(running in m, paused after m): the paused state of the
+  // next layer is this row where a wait is allowed, so paused rows are never stored.
+  // Without one, a single row holds the min over every state: the next layer's idle row.
+  const int last_rows = r.reshard ? modes : 1;
+  const int per_layer = modes + last_rows;
+  value_.resize(static_cast<size_t>(layers) * per_layer * width);
+  live_.assign(static_cast<size_t>(layers) * per_layer, 0);
+  auto at = [&](int ti, int row) {
+    return value_.data() + (static_cast<size_t>(ti) * per_layer + row) * width;
+  };
+  auto live = [&](int ti, int row) { return live_[ti * per_layer + row] != 0; };
+  // A running row is filled with +inf when an edge first enters it: most (layer, mode)
+  // pairs are never entered (an edge in that mode must end exactly there) and cost nothing.
+  auto enter = [&](int ti, int row) {
+    double* p = at(ti, row);
+    unsigned char& flag = live_[ti * per_layer + row];
+    if (flag == 0) {
+      std::fill(p + k_min_[ti], p + k_max_[ti] + 1, kInf);
+      flag = 1;
+    }
+    return p;
+  };
+  auto wait_ok = [&](int ti, int k) {  // a wait from layer ti to ti + 1 at segment k
+    return costs.WaitAllowed(release + ti) && WaitAllowedAt(g, k);
+  };
+  // The job has not started: state (ti, 0) of the "no previous layout" row (reshard only;
+  // without reshard the idle row holds it).
+  none_ok_.assign(layers, 0);
+  if (r.reshard && r.start_row == r.none_row) {
+    for (int ti = 0; ti < layers && in_band(ti, 0) && (ti == 0 || wait_ok(ti - 1, 0)); ++ti) {
+      none_ok_[ti] = 1;
+    }
+  }
+  // Values of every state of the model (the backward pass's view), from the stored rows.
+  auto value = [&](int ti, int row, int k) -> double {
+    if (!in_band(ti, k)) return kInf;
+    if (row < modes) return live(ti, row) ? at(ti, row)[k] : kInf;
+    if (r.reshard && row == r.none_row) return none_ok_[ti] != 0 && k == 0 ? 0.0 : kInf;
+    if (ti == 0) return row == r.start_row && k == 0 ? 0.0 : kInf;
+    const int last = r.reshard ? row : modes;  // paused after m <- last layout m
+    return wait_ok(ti - 1, k) && live(ti - 1, last) ? at(ti - 1, last)[k] : kInf;
+  };
 
   // The initial run continues from slot 0 (release is 0): edges over segments [0, dk).
   if (initial >= 0 && release == 0) {
@@ -105,105 +179,250 @@ PathSolution PathSolver::SolveRestarts(const CheckpointGraph& g, const EdgeCosts
       const int end = g.initial_duration(dk);
       if (end > deadline || !costs.Allowed(initial, 0, end)) break;
       if (dk < k_min_[end]) continue;
-      double& dst = at(end, initial)[dk];
+      double& dst = enter(end, initial)[dk];
       dst = std::min(dst, row[end] - row[0]);
     }
   }
 
-  // Per-layer source rows: best1/best2 (and the mode of best1) over the other layouts'
-  // states, then per mode the resume and restart sources.
-  rows_.assign(static_cast<size_t>(5) * width, kInf);
-  double* best1 = rows_.data();
-  double* best2 = best1 + width;
-  double* resume_src = best2 + width;
-  double* restart_src = resume_src + width;
-  double* other = restart_src + width;
-  arg_best_.assign(width, -1);
-  constexpr Overhead kClasses[] = {Overhead::kNone, Overhead::kResume, Overhead::kRestart};
-
-  for (int ti = 0; ti + 1 < layers; ++ti) {
-    const int tau = release + ti;
-    const int k0 = k_min_[ti];
-    if (k0 > segments) continue;
-    // Waits: running -> paused in the same layout; paused stays paused.
-    if (costs.WaitAllowed(tau)) {
-      const int lo = std::max(k0, k_min_[ti + 1]);
-      for (int row = 0; row < r.rows; ++row) {
-        const double* src = at(ti, row);
-        double* dst = at(ti + 1, row < modes ? r.IdleOf(row) : row);
-        const int hi = g.allow_wait() ? segments - 1 : -1;
-        for (int k = lo; k <= hi; ++k) dst[k] = std::min(dst[k], src[k]);
-        if (g.boundary_idle_allowed() && lo <= segments) {
-          dst[segments] = std::min(dst[segments], src[segments]);
-        }
-      }
-    }
-    if (k0 >= segments) continue;  // no train edge leaves the last segment
-    // Best and second best over layouts of the states a layout change starts from.
-    std::fill(best1 + k0, best1 + width, kInf);
-    std::fill(best2 + k0, best2 + width, kInf);
-    for (int m = 0; m < modes; ++m) {
-      const double* run = at(ti, m);
-      const double* idle = at(ti, r.IdleOf(m));
-      for (int k = k0; k < segments; ++k) {
-        const double x = r.reshard ? std::min(run[k], idle[k]) : run[k];
-        if (x < best1[k]) {
-          best2[k] = best1[k];
-          best1[k] = x;
-          arg_best_[k] = m;
-        } else if (x < best2[k]) {
-          best2[k] = x;
-        }
-      }
-    }
-    const double* none = at(ti, r.none_row);
-    for (int m = 0; m < modes; ++m) {
-      const double* src_of[3] = {at(ti, m), resume_src, restart_src};
-      bool live[3] = {false, false, false};
-      for (int k = k0; k < segments; ++k) live[0] |= src_of[0][k] < kInf;
-      if (!g.initial_only(m)) {
-        const double* idle = at(ti, r.IdleOf(m));
-        for (int k = k0; k < segments; ++k) {
-          other[k] = arg_best_[k] == m ? best2[k] : best1[k];
-          if (r.reshard) {
-            resume_src[k] =
-                r.first_start == Overhead::kResume ? std::min(idle[k], none[k]) : idle[k];
-            restart_src[k] =
-                r.first_start == Overhead::kRestart ? std::min(other[k], none[k]) : other[k];
-          } else {
-            resume_src[k] = std::min(none[k], other[k]);
-          }
-          live[1] |= resume_src[k] < kInf;
-          live[2] |= r.reshard && restart_src[k] < kInf;
-        }
-      }
-      // A job running at slot 0 that trains on in the same layout continues its run: it
-      // does not restart it.
-      if (ti == 0 && m == initial) live[1] = false;
-      const double* row = costs.prefix.data() + static_cast<size_t>(m) * (costs.slots + 1);
+  // Edges of a mode and dk grouped by end: classes whose overheads round to the same number
+  // of slots form one group, relaxed once from the union of their sources (min commutes
+  // exactly with adding the edge's cost). groups_[(m * max_dk + dk - 1) * 3 + i]: the
+  // duration and class mask (kNone = bit 0, kResume = bit 1, kRestart = bit 2) of group i,
+  // mask 0 after the last.
+  groups_.assign(static_cast<size_t>(modes) * max_dk * 3, Group{});
+  for (int m = 0; m < modes; ++m) {
+    for (int dk = 1; dk <= max_dk; ++dk) {
+      Group* out = &groups_[(static_cast<size_t>(m) * max_dk + dk - 1) * 3];
+      int n = 0;
       for (int c = 0; c < 3; ++c) {
-        if (!live[c]) continue;
-        const double* src = src_of[c];
-        for (int dk = 1; dk <= std::min(max_dk, segments - k0); ++dk) {
-          const int end = tau + g.duration(m, dk, kClasses[c]);
-          // Durations grow with dk and a blocked slot stays blocked for longer edges.
-          if (end > deadline || !costs.Allowed(m, tau, end)) break;
-          const int te = end - release;
-          const double cost = row[end] - row[tau];
-          double* dst = at(te, m) + dk;
-          const int lo = std::max(k0, k_min_[te] - dk), hi = segments - dk;
-          for (int k = lo; k <= hi; ++k) dst[k] = std::min(dst[k], src[k] + cost);
+        const int l = g.duration(m, dk, kClasses[c]);
+        if (n > 0 && out[n - 1].duration == l) {
+          out[n - 1].mask |= 1 << c;  // durations do not decrease with the class
+        } else {
+          out[n++] = Group{l, 1 << c};
         }
       }
     }
   }
+
+  // Scratch rows: best and second best (with multiplicity) over the layouts a layout change
+  // starts from, the union of every state, "not started" (0 at segment 0), +inf, then per
+  // mode the class sources and their unions by class mask.
+  rows_.assign(static_cast<size_t>(11) * width, kInf);
+  double* best1 = rows_.data();
+  double* best2 = best1 + width;
+  double* all_scratch = best2 + width;
+  double* zero = all_scratch + width;
+  zero[0] = 0.0;
+  const double* infinite = zero + width;
+  double* buffer[8] = {};  // buffer[1] is unused: kNone's source is the running row itself
+  for (int mask = 2; mask < 8; ++mask) buffer[mask] = zero + mask * width;
+
+  for (int ti = 0; ti + 1 < layers; ++ti) {
+    const int tau = release + ti;
+    const int k0 = k_min_[ti], kb = k_max_[ti];
+    if (k0 > kb) continue;  // no state of this layer is on a path
+    // Sources of train edges: the band without the last segment (no edge leaves it).
+    const int k1 = std::min(segments, kb + 1);
+    // Rows past the band up to the next layer's band top read as +inf (paused sources of
+    // the next layer are this layer's rows).
+    const int k_next = k_max_[std::min(ti + 1, layers - 1)];
+    const bool waited = ti > 0 && costs.WaitAllowed(tau - 1);
+    const bool idle_wait = waited && g.allow_wait();  // the wait into this layer, k < K
+    const bool last_wait = waited && g.boundary_idle_allowed() && kb == segments;  // k = K
+    // 1. The stored "last layout" rows of this layer (every edge into it is relaxed), and
+    // the best and second best over layouts of the states a layout change starts from
+    // (with reshard: the last-layout rows; without: the running rows).
+    std::fill(best1 + k0, best1 + k1, kInf);
+    std::fill(best2 + k0, best2 + k1, kInf);
+    int layouts_live = 0;
+    auto add_best = [&](int k, double x) {
+      const double b1 = best1[k], b2 = best2[k];
+      const double high = b1 < x ? x : b1;
+      best2[k] = high < b2 ? high : b2;
+      best1[k] = x < b1 ? x : b1;
+    };
+    if (r.reshard) {
+      for (int m = 0; m < modes; ++m) {
+        const bool run_live = live(ti, m);
+        const bool prev_live = waited && live(ti - 1, modes + m);
+        const bool start = ti == 0 && m == initial;  // paused in the initial layout at (0, 0)
+        if (!run_live && !prev_live && !start) continue;
+        live_[ti * per_layer + modes + m] = 1;
+        double* dst = at(ti, modes + m);
+        const double* run = run_live ? at(ti, m) : infinite;
+        const double* prev = at(ti - (ti > 0 ? 1 : 0), modes + m);
+        const double* paused = start ? zero : prev_live && idle_wait ? prev : infinite;
+        ++layouts_live;
+        for (int k = k0; k < k1; ++k) {
+          const double x = std::min(run[k], paused[k]);
+          dst[k] = x;
+          add_best(k, x);
+        }
+        if (kb == segments) {
+          dst[segments] =
+              prev_live && last_wait ? std::min(run[segments], prev[segments]) : run[segments];
+        }
+        std::fill(dst + kb + 1, dst + k_next + 1, kInf);
+      }
+    } else {
+      for (int m = 0; m < modes; ++m) {
+        if (!live(ti, m)) continue;
+        ++layouts_live;
+        const double* run = at(ti, m);
+        for (int k = k0; k < k1; ++k) add_best(k, run[k]);
+      }
+      // The idle row: waited from the previous layer's, or the start; then every state.
+      const bool prev_live = waited && live(ti - 1, modes);
+      const double* prev = at(ti - (ti > 0 ? 1 : 0), modes);
+      const double* idle = ti == 0 ? zero : prev_live && idle_wait ? prev : infinite;
+      live_[ti * per_layer + modes] = 1;
+      double* dst = at(ti, modes);
+      for (int k = k0; k < k1; ++k) dst[k] = std::min(idle[k], best1[k]);
+      if (kb == segments) {
+        double x = prev_live && last_wait ? prev[segments] : kInf;
+        for (int m = 0; m < modes; ++m) {
+          if (live(ti, m)) x = std::min(x, at(ti, m)[segments]);
+        }
+        dst[segments] = x;
+      }
+      std::fill(dst + kb + 1, dst + k_next + 1, kInf);
+    }
+
+    // 2. Train edges from this layer.
+    if (k0 >= k1) continue;
+    // "Not started" (reshard): finite at segment 0 only, so it joins a source by one
+    // scalar relaxation instead of a merged row.
+    const bool none = r.reshard && none_ok_[ti] != 0 && k0 == 0;
+    const double* all = r.reshard ? best1 : at(ti, modes);  // the union of every state
+    if (none) {
+      std::copy(best1 + k0, best1 + k1, all_scratch + k0);
+      all_scratch[0] = std::min(all_scratch[0], 0.0);
+      all = all_scratch;
+    }
+
+    const double* idle_shared = nullptr;  // without reshard: the idle row (paused or new)
+    if (!r.reshard) {
+      idle_shared = ti == 0 ? zero : idle_wait && live(ti - 1, modes) ? at(ti - 1, modes) : nullptr;
+    }
+    const int layout_base = r.reshard ? modes : 0;
+    for (int m = 0; m < modes; ++m) {
+      const bool run_live = live(ti, m);
+      const bool self_live = live(ti, layout_base + m);
+      const bool others_live = layouts_live > (self_live ? 1 : 0);
+      const double* paused =
+          r.reshard ? (idle_wait && live(ti - 1, modes + m) ? at(ti - 1, modes + m) : nullptr)
+                    : idle_shared;
+      // Which classes have a source with a finite value, by the rules of the model, and
+      // which one "not started" feeds.
+      int classes = run_live ? 1 : 0;
+      int none_class = 0;
+      if (!g.initial_only(m)) {  // a pruned initial layout serves the initial run only
+        if (r.reshard) {
+          if (none) none_class = r.first_start == Overhead::kResume ? 2 : 4;
+          if (paused != nullptr || none_class == 2) classes |= 2;
+          if (others_live || none_class == 4) classes |= 4;
+        } else if (paused != nullptr || others_live) {
+          classes |= 2;  // kRestart lasts as long as kResume: its sources are kResume's
+        }
+      }
+      // A job running at slot 0 that trains on in the same layout continues its run: it
+      // does not restart it.
+      const bool continues_initial = ti == 0 && m == initial;
+      if (continues_initial) {
+        classes &= ~2;
+        if (none_class == 2) none_class = 0;
+      }
+      if (classes == 0) continue;
+      // When every class with a source is in a group, the group's source is the union of
+      // every state: each feeds one of the classes (unless a rule removed a class).
+      const bool all_feed = !g.initial_only(m) && !continues_initial;
+      const double* self = at(ti, layout_base + m);
+      const double* src[8] = {};
+      // Row sources of a class mask, without "not started" (nullptr: none but it).
+      auto rows_of_rec = [&](auto& rec, int mask) -> const double* {
+        if (src[mask] != nullptr) return src[mask];
+        double* out = buffer[mask];
+        const bool pa = paused != nullptr, ot = others_live && (mask & (r.reshard ? 4 : 2));
+        switch (mask) {
+          case 1:
+            return src[1] = at(ti, m);
+          case 2: {
+            if (r.reshard || !ot) return src[2] = paused;
+            // Without reshard: the idle row and the other layouts' running states.
+            const double* ref = self_live ? self : infinite;
+            const double* idle = pa ? paused : infinite;
+            for (int k = k0; k < k1; ++k) {
+              out[k] = std::min(idle[k], SelectIfEqual(ref[k], best1[k], best2[k], best1[k]));
+            }
+            return src[2] = out;
+          }
+          case 4:  // the other layouts' last states: best1 where m is not (one of) the best
+            if (!others_live) return nullptr;
+            if (!self_live) return src[4] = best1;
+            for (int k = k0; k < k1; ++k)
+              out[k] = SelectIfEqual(self[k], best1[k], best2[k], best1[k]);
+            return src[4] = out;
+          case 3:
+            // Running or paused in m: this layer's last-layout row (reshard), whose start
+            // state only exists where kResume is removed (continues_initial).
+            if (r.reshard && !continues_initial) return src[3] = self_live ? self : nullptr;
+            break;
+          case 6:
+            // Paused in m or another layout's last state: min(paused, best2) where m is the
+            // best, best1 elsewhere (best1 <= last-layout m <= paused m there).
+            if (!pa) return rec(rec, 4);
+            if (!others_live) return paused;
+            for (int k = k0; k < k1; ++k) {
+              out[k] = SelectIfEqual(self[k], best1[k], std::min(paused[k], best2[k]), best1[k]);
+            }
+            return src[6] = out;
+          default:
+            break;
+        }
+        const int low = mask & -mask;
+        const double* a = rec(rec, low);
+        const double* b = rec(rec, mask ^ low);
+        if (a == nullptr || b == nullptr) return src[mask] = a == nullptr ? b : a;
+        for (int k = k0; k < k1; ++k) out[k] = std::min(a[k], b[k]);
+        return src[mask] = out;
+      };
+      auto rows_of = [&](int mask) { return rows_of_rec(rows_of_rec, mask); };
+      const double* row = costs.prefix.data() + static_cast<size_t>(m) * (costs.slots + 1);
+      const Group* groups = &groups_[static_cast<size_t>(m) * max_dk * 3];
+      int open = classes;
+      for (int dk = 1; dk <= std::min(max_dk, segments - k0) && open != 0; ++dk, groups += 3) {
+        for (int i = 0; i < 3 && groups[i].mask != 0; ++i) {
+          const int mask = groups[i].mask & open;
+          if (mask == 0) continue;
+          const int end = tau + groups[i].duration;
+          // Durations grow with dk and a blocked slot stays blocked for longer edges.
+          if (end > deadline || !costs.Allowed(m, tau, end)) {
+            open &= ~mask;
+            continue;
+          }
+          const bool whole = all_feed && (classes & ~mask) == 0;
+          const double* s = whole ? all : rows_of(mask);
+          const int te = end - release;
+          const double cost = row[end] - row[tau];
+          double* dst = enter(te, m) + dk;
+          const int lo = std::max(k0, k_min_[te] - dk), hi = std::min(k1 - 1, segments - dk);
+          if (s != nullptr) {
+            for (int k = lo; k <= hi; ++k) dst[k] = std::min(dst[k], s[k] + cost);
+          }
+          if (!whole && (mask & none_class) != 0 && lo == 0) dst[0] = std::min(dst[0], cost);
+        }
+      }
+    }
+  }
+  // The last layer's "last layout" rows are not needed: its paused states have no wait out.
 
   PathSolution out;
   int ti = layers - 1, k = segments, state_row = -1;
   double best = kInf;
   for (int row = 0; row < r.rows; ++row) {
-    if (at(ti, row)[k] < best) {
-      best = at(ti, row)[k];
+    if (value(ti, row, k) < best) {
+      best = value(ti, row, k);
       state_row = row;
     }
   }
@@ -215,13 +434,13 @@ PathSolution PathSolver::SolveRestarts(const CheckpointGraph& g, const EdgeCosts
   std::vector<int> sources;
   while (ti > 0) {
     const int tau = release + ti;
-    const double v = at(ti, state_row)[k];
+    const double v = value(ti, state_row, k);
     bool stepped = false;
     if (state_row >= modes) {
       if (costs.WaitAllowed(tau - 1) && WaitAllowedAt(g, k)) {
         for (int row = 0; row < r.rows && !stepped; ++row) {
           const int into = row < modes ? r.IdleOf(row) : row;
-          if (into == state_row && at(ti - 1, row)[k] == v) {
+          if (into == state_row && value(ti - 1, row, k) == v) {
             state_row = row;
             --ti;
             stepped = true;
@@ -257,7 +476,7 @@ PathSolution PathSolver::SolveRestarts(const CheckpointGraph& g, const EdgeCosts
           const double cost = row[tau] - row[start];
           SourceRows(g, r, m, o, sources);
           for (int from : sources) {
-            if (at(ti - l, from)[k - dk] + cost != v) continue;
+            if (value(ti - l, from, k - dk) + cost != v) continue;
             Run run;
             run.start_slot = start;
             run.end_slot = tau;

@@ -42,8 +42,15 @@ class PathSolver {
   std::vector<int> pred_edge_;    // -1: wait edge; else mode * max_dk + dk - 1
   std::vector<int> k_min_;        // per layer: the least segment from which the sink is reachable
   std::vector<int> k_lo_, k_hi_;  // per layer: branch and bound's progress limits
+  std::vector<int> k_max_;        // SolveRestarts, per layer: the greatest segment reachable
   std::vector<double> rows_;      // SolveRestarts: per-layer source rows
-  std::vector<int> arg_best_;     // SolveRestarts: per segment, the row of the best source
+  std::vector<unsigned char> live_;     // SolveRestarts: per (layer, row), entered
+  std::vector<unsigned char> none_ok_;  // SolveRestarts: per layer, "not started" exists
+  struct Group {                        // SolveRestarts: edges of one duration
+    int duration = 0;
+    int mask = 0;  // overhead classes
+  };
+  std::vector<Group> groups_;  // SolveRestarts: per (mode, dk), up to 3 groups
 };
 
 // Whether a job's limits need the resource-expanded DP (validation keeps them apart from
