@@ -763,10 +763,9 @@ absl::StatusOr<double> TightenByDecomposition(const ScenarioContext& c, Workspac
   if (!bound->StartContract(root.incumbent->power, pi0) || !bound->StartGreenPrice(pi0)) {
     return -kInf;
   }
-  CKPTDP_ASSIGN_OR_RETURN(
-      std::optional<DecompositionOutcome> out,
-      MaximiseDecompositionDual(*bound, std::move(pi0), root.incumbent->cost_usd, d, deadline,
-                                offer));
+  CKPTDP_ASSIGN_OR_RETURN(std::optional<DecompositionOutcome> out,
+                          MaximiseDecompositionDual(*bound, std::move(pi0),
+                                                    root.incumbent->cost_usd, d, deadline, offer));
   if (!out) return -kInf;
   const double incumbent = root.incumbent->cost_usd;
   LogRow row;
