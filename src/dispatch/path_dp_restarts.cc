@@ -24,8 +24,6 @@
 // this is exact. Rows that no edge has entered are neither filled nor read, and loops run
 // over the band of segments that can be on a path at that slot.
 #include <algorithm>
-#include <bit>
-#include <cstdint>
 #include <limits>
 
 #include "dispatch/internal/path_dp.h"
@@ -58,13 +56,10 @@ Rows MakeRows(const CheckpointGraph& g) {
   return r;
 }
 
-// a == b ? x : y without a branch: whether a layout is the best one changes unpredictably
-// from segment to segment.
-inline double SelectIfEqual(double a, double b, double x, double y) {
-  const uint64_t equal = uint64_t{0} - static_cast<uint64_t>(a == b);
-  return std::bit_cast<double>((std::bit_cast<uint64_t>(x) & equal) |
-                               (std::bit_cast<uint64_t>(y) & ~equal));
-}
+// a == b ? x : y over loaded values: the loops that use it are vectorised (-O3, see
+// src/CMakeLists.txt) into a compare and a blend, so no branch is taken on the outcome,
+// which changes unpredictably from segment to segment.
+inline double SelectIfEqual(double a, double b, double x, double y) { return a == b ? x : y; }
 
 bool WaitAllowedAt(const CheckpointGraph& g, int k) {
   return k == g.segments() ? g.boundary_idle_allowed() : g.allow_wait();
@@ -405,10 +400,22 @@ PathSolution PathSolver::SolveRestarts(const CheckpointGraph& g, const EdgeCosts
           const double* s = whole ? all : rows_of(mask);
           const int te = end - release;
           const double cost = row[end] - row[tau];
-          double* dst = enter(te, m) + dk;
           const int lo = std::max(k0, k_min_[te] - dk), hi = std::min(k1 - 1, segments - dk);
-          if (s != nullptr) {
-            for (int k = lo; k <= hi; ++k) dst[k] = std::min(dst[k], s[k] + cost);
+          unsigned char& entered = live_[te * per_layer + m];
+          double* dst = at(te, m) + dk;
+          if (entered == 0 && s != nullptr && lo <= hi) {
+            // The first edge group into the row writes its values directly and fills only
+            // the rest of the band with +inf: one pass instead of a fill and a min.
+            entered = 1;
+            double* band_end = at(te, m) + k_max_[te] + 1;
+            std::fill(at(te, m) + k_min_[te], dst + lo, kInf);
+            for (int k = lo; k <= hi; ++k) dst[k] = s[k] + cost;
+            if (dst + hi + 1 < band_end) std::fill(dst + hi + 1, band_end, kInf);
+          } else {
+            dst = enter(te, m) + dk;
+            if (s != nullptr) {
+              for (int k = lo; k <= hi; ++k) dst[k] = std::min(dst[k], s[k] + cost);
+            }
           }
           if (!whole && (mask & none_class) != 0 && lo == 0) dst[0] = std::min(dst[0], cost);
         }
