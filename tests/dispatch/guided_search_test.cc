@@ -9,23 +9,13 @@
 #include "dispatch/internal/dual.h"
 #include "dispatch/internal/guided_search.h"
 #include "dispatch/internal/neighbourhood.h"
-#include "support/paths.h"
+#include "support/instance_modes.h"
 
 namespace ckptdp::internal {
 namespace {
 
-struct Fixture {
-  Instance instance;
-  std::vector<JobModes> modes;
-};
-
-Fixture Load(const char* file) {
-  absl::StatusOr<Instance> in = LoadInstance(testing::SourcePath(std::string("instances/") + file));
-  REQUIRE(in.ok());
-  absl::StatusOr<std::vector<JobModes>> modes = BuildAllModes(*in);
-  REQUIRE(modes.ok());
-  return {*in, *modes};
-}
+using Fixture = testing::InstanceModes;
+constexpr auto Load = testing::LoadInstanceModes;
 
 const auto kFar = std::chrono::steady_clock::now() + std::chrono::hours(1);
 

@@ -10,23 +10,13 @@
 #include "ckptdp/report.h"
 #include "dispatch/internal/baseline.h"
 #include "dispatch/internal/pair_reoptimisation.h"
-#include "support/paths.h"
+#include "support/instance_modes.h"
 
 namespace ckptdp::internal {
 namespace {
 
-struct Fixture {
-  Instance instance;
-  std::vector<JobModes> modes;
-};
-
-Fixture Load(const char* file) {
-  absl::StatusOr<Instance> in = LoadInstance(testing::SourcePath(std::string("instances/") + file));
-  REQUIRE(in.ok());
-  absl::StatusOr<std::vector<JobModes>> modes = BuildAllModes(*in);
-  REQUIRE(modes.ok());
-  return {*in, *modes};
-}
+using Fixture = testing::InstanceModes;
+constexpr auto Load = testing::LoadInstanceModes;
 
 // The fixed baseline (S1's trajectory): feasible for S4 and S6, and far from optimal.
 Evaluated Baseline(const Fixture& f, const ScenarioContext& c) {
