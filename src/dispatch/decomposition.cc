@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <span>
 #include <utility>
 
@@ -54,16 +55,12 @@ std::optional<DecompositionBound> DecompositionBound::Build(const ScenarioContex
   d.level_of_mode_.resize(c.num_jobs());
   for (int j = 0; j < c.num_jobs(); ++j) d.level_of_mode_[j] = ModeLevels(*c.jobs[j]);
   d.restrictions_.resize(c.num_jobs());
-  for (int t = 0; t < c.slots(); ++t) {
+  // Rule: the patterns when they fit the budget, else the unit DP where it applies and its
+  // cells fit its budget (decomposition_slot_dp.h), else no decomposition.
+  bool too_many = false;
+  for (int t = 0; t < c.slots() && !too_many; ++t) {
     Slot& s = d.slots_[t];
-    int offset = 0;
-    for (int j = 0; j < c.num_jobs(); ++j) {
-      if (t < in.jobs[j].release_slot || t >= in.jobs[j].deadline_slot) continue;
-      s.jobs.push_back(j);
-      s.price_offset.push_back(offset);
-      offset += c.jobs[j]->num_modes() + 1;
-    }
-    s.table.assign(offset, 0.0);
+    d.SetActiveJobs(t);
     const int n = static_cast<int>(s.jobs.size());
     // Depth-first over the active jobs; GPUs and load only grow, so a choice that breaks
     // a limit cuts its whole subtree.
@@ -74,47 +71,12 @@ std::optional<DecompositionBound> DecompositionBound::Build(const ScenarioContex
     while (k >= 0) {
       if (k == n) {
         d.entries_ += std::max(n, 1);
-        if (d.entries_ > options.max_pattern_entries) return std::nullopt;
+        if (d.entries_ > options.max_pattern_entries) {
+          too_many = true;
+          break;
+        }
         for (int i = 0; i < n; ++i) s.entry.push_back(s.price_offset[i] + choice[i]);
-        const double load = kw[n];
-        if (d.candidates_ == 1) {
-          s.cost.push_back(SlotCostUsd(c.power, t, load));
-          s.net_kw.push_back(0.0);
-        } else if (d.candidates_ > 4) {
-          // The ends, b = 0 and every kink of SlotCostUsd (SlotCostKinksKw) moved into
-          // [b_lo, P]; a cap that no b meets leaves +infinity, never chosen.
-          const double b_lo = std::max(-power_kw, -load);
-          std::vector<double> bs = {b_lo, 0.0, power_kw};
-          for (double k : SlotCostKinksKw(c.power, t))
-            bs.push_back(std::clamp(k - load, b_lo, power_kw));
-          bs.resize(d.candidates_, b_lo);
-          for (double b : bs) {
-            s.cost.push_back(SlotCostUsd(c.power, t, load + b));
-            s.net_kw.push_back(b);
-          }
-        } else {
-          // The ends b_lo and P, b = 0 and the b at which the served load meets the
-          // renewables (else b_lo): the kinks and ends of SlotCostUsd(L + b) on [b_lo, P].
-          const double b_lo = std::max(-power_kw, -load);
-          const double b_r = c.power.renewable_kw[t] - load;
-          for (double b : {b_lo, 0.0, power_kw, b_r > b_lo && b_r < power_kw ? b_r : b_lo}) {
-            s.cost.push_back(SlotCostUsd(c.power, t, load + b));
-            s.net_kw.push_back(b);
-          }
-        }
-        if (price_contract) {
-          for (size_t q = s.cost.size() - d.candidates_; q < s.cost.size(); ++q) {
-            if (!std::isfinite(s.cost[q])) {
-              s.grid_kw.push_back(0.0);  // never chosen
-              continue;
-            }
-            const double served = load + s.net_kw[q];
-            const double grid = SlotGridKw(c.power, t, served);
-            if (grid > MinSlotGridKw(c.power, t, served) + kPowerSlackKw) price_contract = false;
-            s.grid_kw.push_back(grid);
-          }
-          s.load_kw.push_back(load);
-        }
+        d.AppendLoadCosts(t, kw[n], price_contract);
         --k;
         if (k >= 0) ++choice[k];
         continue;
@@ -136,7 +98,11 @@ std::optional<DecompositionBound> DecompositionBound::Build(const ScenarioContex
       }
       ++k;
     }
-    if (s.cost.empty()) return std::nullopt;  // not even all idle fits: no bound from here
+    if (!too_many && s.cost.empty()) return std::nullopt;  // not even all idle fits
+  }
+  if (too_many) {
+    price_contract = c.power.demand_charge_usd_per_kw > 0 || c.power.min_green_share > 0;
+    if (!d.BuildUnitDp(options, price_contract)) return std::nullopt;
   }
   if (price_contract) {
     // Units: the site cap (kW) for nu, a tenth of its energy over the horizon (MWh) for mu.
@@ -159,6 +125,116 @@ std::optional<DecompositionBound> DecompositionBound::Build(const ScenarioContex
     }
   }
   return d;
+}
+
+void DecompositionBound::SetActiveJobs(int t) {
+  const ScenarioContext& c = *c_;
+  Slot& s = slots_[t];
+  s = Slot{};
+  int offset = 0;
+  for (int j = 0; j < c.num_jobs(); ++j) {
+    if (t < c.instance->jobs[j].release_slot || t >= c.instance->jobs[j].deadline_slot) continue;
+    s.jobs.push_back(j);
+    s.price_offset.push_back(offset);
+    offset += c.jobs[j]->num_modes() + 1;
+  }
+  s.table.assign(offset, 0.0);
+}
+
+void DecompositionBound::AppendLoadCosts(int t, double load, bool& price_contract) {
+  const ScenarioContext& c = *c_;
+  Slot& s = slots_[t];
+  const double power_kw = candidates_ > 1 ? c.power.battery.power_kw : 0.0;
+  if (candidates_ == 1) {
+    s.cost.push_back(SlotCostUsd(c.power, t, load));
+    s.net_kw.push_back(0.0);
+  } else if (candidates_ > 4) {
+    // The ends, b = 0 and every kink of SlotCostUsd (SlotCostKinksKw) moved into
+    // [b_lo, P]; a cap that no b meets leaves +infinity, never chosen.
+    const double b_lo = std::max(-power_kw, -load);
+    std::vector<double> bs = {b_lo, 0.0, power_kw};
+    for (double k : SlotCostKinksKw(c.power, t)) bs.push_back(std::clamp(k - load, b_lo, power_kw));
+    bs.resize(candidates_, b_lo);
+    for (double b : bs) {
+      s.cost.push_back(SlotCostUsd(c.power, t, load + b));
+      s.net_kw.push_back(b);
+    }
+  } else {
+    // The ends b_lo and P, b = 0 and the b at which the served load meets the
+    // renewables (else b_lo): the kinks and ends of SlotCostUsd(L + b) on [b_lo, P].
+    const double b_lo = std::max(-power_kw, -load);
+    const double b_r = c.power.renewable_kw[t] - load;
+    for (double b : {b_lo, 0.0, power_kw, b_r > b_lo && b_r < power_kw ? b_r : b_lo}) {
+      s.cost.push_back(SlotCostUsd(c.power, t, load + b));
+      s.net_kw.push_back(b);
+    }
+  }
+  if (price_contract) {
+    for (size_t q = s.cost.size() - candidates_; q < s.cost.size(); ++q) {
+      if (!std::isfinite(s.cost[q])) {
+        s.grid_kw.push_back(0.0);  // never chosen
+        continue;
+      }
+      const double served = load + s.net_kw[q];
+      const double grid = SlotGridKw(c.power, t, served);
+      if (grid > MinSlotGridKw(c.power, t, served) + kPowerSlackKw) price_contract = false;
+      s.grid_kw.push_back(grid);
+    }
+    s.load_kw.push_back(load);
+  }
+}
+
+bool DecompositionBound::BuildUnitDp(const DecompositionOptions& options, bool& price_contract) {
+  const ScenarioContext& c = *c_;
+  const Site& site = c.instance->site;
+  // IT power proportional to GPUs, one kW per GPU for every mode of every job: else a
+  // pattern's load is not a function of its GPUs (comm_power_kw_per_gpu > 0).
+  double kw_per_gpu = -1;
+  for (const auto& job : c.jobs) {
+    for (int m = 0; m < job->num_modes(); ++m) {
+      if (job->gpus(m) <= 0) return false;
+      const double r = job->it_power_kw(m) / job->gpus(m);
+      if (kw_per_gpu < 0) kw_per_gpu = r;
+      if (std::abs(r - kw_per_gpu) > 1e-12 * std::max(1.0, kw_per_gpu)) return false;
+    }
+  }
+  entries_ = 0;
+  unit_dp_cells_ = 0;
+  for (int t = 0; t < c.slots(); ++t) {
+    SetActiveJobs(t);
+    Slot& s = slots_[t];
+    s.unit_dp = true;
+    // GPU units: the gcd of the active jobs' mode GPU counts (1 with no active job).
+    int unit = 0;
+    for (int j : s.jobs) {
+      for (int m = 0; m < c.jobs[j]->num_modes(); ++m) unit = std::gcd(unit, c.jobs[j]->gpus(m));
+    }
+    unit = std::max(unit, 1);
+    UnitDpShape& shape = s.shape;
+    shape.offset = s.price_offset;
+    shape.offset.push_back(static_cast<int>(s.table.size()));
+    shape.units.assign(s.table.size(), 0);
+    for (size_t k = 0; k < s.jobs.size(); ++k) {
+      const JobSubproblem& job = *c.jobs[s.jobs[k]];
+      for (int m = 0; m < job.num_modes(); ++m) {
+        shape.units[s.price_offset[k] + m + 1] = job.gpus(m) / unit;
+      }
+    }
+    // Levels within the capacity and, by their load, the site cap (both grow with g).
+    const double kw_per_unit = site.pue * kw_per_gpu * unit;
+    int levels = 0;
+    while (levels * unit <= site.gpu_capacity &&
+           site.base_load_kw + kw_per_unit * levels <= site.site_power_cap_kw + kPowerSlackKw) {
+      ++levels;
+    }
+    if (levels == 0) return false;  // not even all idle fits
+    shape.levels = levels;
+    unit_dp_cells_ += shape.Cells();
+    if (unit_dp_cells_ > options.max_unit_dp_cells) return false;
+    for (int g = 0; g < levels; ++g)
+      AppendLoadCosts(t, site.base_load_kw + kw_per_unit * g, price_contract);
+  }
+  return true;
 }
 
 DecompositionPrices DecompositionBound::FromLagrangian(const std::vector<double>& lambda,
@@ -374,7 +450,10 @@ void DecompositionBound::PatternValues(const DecompositionPrices& prices, int t,
       if (s.excluded[i]) s.table[i] = -kInf;
     }
   }
+  // Per pattern, or per GPU level for the unit DP (no entries: its knapsack subtracts the
+  // choices' prices).
   const size_t patterns = s.cost.size() / candidates_;
+  const int width = s.unit_dp ? 0 : n;
   values.resize(patterns);
   picks.resize(patterns);
   const int32_t* e = s.entry.data();
@@ -392,7 +471,7 @@ void DecompositionBound::PatternValues(const DecompositionPrices& prices, int t,
   auto candidate = [&](size_t q) {
     return s.cost[q] - rho * s.net_kw[q] + (priced ? import_price * s.grid_kw[q] : 0.0);
   };
-  for (size_t p = 0; p < patterns; ++p, e += n) {
+  for (size_t p = 0; p < patterns; ++p, e += width) {
     // With a battery: the best of the pattern's candidates b at the copy's price rho.
     const size_t at = p * candidates_;
     size_t pick = at;
@@ -405,7 +484,7 @@ void DecompositionBound::PatternValues(const DecompositionPrices& prices, int t,
       }
     }
     if (priced) v -= load_credit * s.load_kw[p];
-    for (int k = 0; k < n; ++k) v -= s.table[e[k]];
+    for (int k = 0; k < width; ++k) v -= s.table[e[k]];
     values[p] = v;
     picks[p] = pick;
   }
@@ -423,10 +502,21 @@ bool DecompositionBound::SolveSlotSide(const DecompositionPrices& prices, Decomp
     PatternValues(prices, t, values_, picks_);
     const Slot& s = slots_[t];
     const int n = static_cast<int>(s.jobs.size());
-    const size_t best_p = std::min_element(values_.begin(), values_.end()) - values_.begin();
-    if (values_[best_p] == kInf) return false;  // the restrictions leave no pattern
+    // The cheapest pattern, or the unit DP's (its GPU level indexes the costs).
+    size_t best_p = 0;
+    double best = kInf;
+    if (s.unit_dp) {
+      dp_choice_.resize(n);
+      const UnitDpMinimum m = unit_dp_.Minimise(s.shape, s.table, values_, dp_choice_);
+      best_p = m.level;
+      best = m.value;
+    } else {
+      best_p = std::min_element(values_.begin(), values_.end()) - values_.begin();
+      best = values_[best_p];
+    }
+    if (best == kInf) return false;  // the restrictions leave no pattern
     if (candidates_ > 1) out.slot_battery_kw[t] = s.net_kw[picks_[best_p]];
-    out.slot_side += values_[best_p];
+    out.slot_side += best;
     if (!contract_units_.empty()) {
       // The peak's own term: sum_t nu_t (grid_t - peak_so_far), and the subgradients.
       const double grid = s.grid_kw[picks_[best_p]];
@@ -440,7 +530,8 @@ bool DecompositionBound::SolveSlotSide(const DecompositionPrices& prices, Decomp
     }
     for (int k = 0; k < n; ++k) {
       const int j = s.jobs[k];
-      out.slot_choice[j][t - in.jobs[j].release_slot] = s.entry[best_p * n + k] - s.price_offset[k];
+      out.slot_choice[j][t - in.jobs[j].release_slot] =
+          s.unit_dp ? dp_choice_[k] : s.entry[best_p * n + k] - s.price_offset[k];
     }
   }
   return true;
@@ -773,8 +864,12 @@ absl::StatusOr<double> TightenByDecomposition(const ScenarioContext& c, Workspac
   row.iterations = out->iterations;
   row.bound = std::max(root.lower_bound, out->bound);
   row.incumbent = incumbent;
-  log.Offer(row,
-            absl::StrFormat("decomposition: %d iterations, %lld pattern entries", out->iterations,
+  log.Offer(
+      row,
+      bound->unit_dp_cells() > 0
+          ? absl::StrFormat("decomposition: %d iterations, unit DP of %lld cells", out->iterations,
+                            static_cast<long long>(bound->unit_dp_cells()))
+          : absl::StrFormat("decomposition: %d iterations, %lld pattern entries", out->iterations,
                             static_cast<long long>(bound->pattern_entries())));
   // Closed: the root is proven and branch and bound has nothing to do.
   if (RelativeGap(incumbent, out->bound) <= options.gap) {

@@ -106,12 +106,18 @@ std::optional<std::vector<std::vector<double>>> DecompositionBound::ChoiceBounds
     PatternValues(prices, t, values_, picks_);
     const Slot& s = slots_[t];
     const int n = static_cast<int>(s.jobs.size());
-    with_choice.assign(s.table.size(), kInf);
-    const int32_t* e = s.entry.data();
-    for (size_t p = 0; p < values_.size(); ++p, e += n) {
-      for (int k = 0; k < n; ++k) with_choice[e[k]] = std::min(with_choice[e[k]], values_[p]);
+    double slot_min = kInf;
+    if (s.unit_dp) {
+      // The unit DP's levels (decomposition_slot_dp.h): a forward and a backward pass.
+      slot_min = unit_dp_.ChoiceMinima(s.shape, s.table, values_, with_choice);
+    } else {
+      with_choice.assign(s.table.size(), kInf);
+      const int32_t* e = s.entry.data();
+      for (size_t p = 0; p < values_.size(); ++p, e += n) {
+        for (int k = 0; k < n; ++k) with_choice[e[k]] = std::min(with_choice[e[k]], values_[p]);
+      }
+      slot_min = *std::min_element(values_.begin(), values_.end());
     }
-    const double slot_min = *std::min_element(values_.begin(), values_.end());
     for (int k = 0; k < n; ++k) {
       const int j = s.jobs[k];
       const int stride = c.jobs[j]->num_modes() + 1;

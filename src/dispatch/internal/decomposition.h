@@ -50,6 +50,7 @@
 
 #include "ckptdp/engine.h"
 #include "dispatch/internal/decomposition_fixing.h"
+#include "dispatch/internal/decomposition_slot_dp.h"
 #include "dispatch/internal/evaluation.h"
 #include "dispatch/internal/lagrangian.h"
 #include "dispatch/internal/progress_branching.h"
@@ -65,6 +66,9 @@ struct DecompositionOptions {
   double gap = 1e-4;  // stop once RelativeGap(target, bound) <= gap
   // Affordability budget of the slot oracle: (pattern, active job) entries over all slots.
   int64_t max_pattern_entries = int64_t{1} << 20;
+  // Beyond it, the budget of the unit DP (decomposition_slot_dp.h): (job, level, choice)
+  // cells over all slots.
+  int64_t max_unit_dp_cells = int64_t{1} << 23;
   // Early branching (branch and bound's nodes): every this many iterations, stop when the
   // bound, extrapolated linearly from its rise over the last ones to the remaining
   // iterations, stays below `cutoff` (0: never). The rise slows down, so such a node would
@@ -153,6 +157,8 @@ class DecompositionBound {
   std::optional<RootFixings> Fix(const DecompositionPrices& pi, double cutoff);
 
   int64_t pattern_entries() const { return entries_; }
+  // The cells of the unit DP when the slot oracle runs it (0 when it enumerates patterns).
+  int64_t unit_dp_cells() const { return unit_dp_cells_; }
   // The battery's power P (kW) when its net power is copied, else 0.
   double battery_power_kw() const { return candidates_ > 1 ? c_->power.battery.power_kw : 0.0; }
 
@@ -170,7 +176,20 @@ class DecompositionBound {
     std::vector<double> load_kw;    // per pattern: its AIDC load (contract prices only)
     std::vector<double> table;      // per active job: 0 (idle), then its mode prices
     std::vector<char> excluded;     // like `table`: choices a restriction excludes (or empty)
+    // The unit DP instead of patterns (decomposition_slot_dp.h): `cost`, `net_kw`, `grid_kw`
+    // and `load_kw` are per GPU level (g units) instead of per pattern; `entry` is empty.
+    bool unit_dp = false;
+    UnitDpShape shape;
   };
+  // The slot's active jobs, their offsets and price table (everything else cleared).
+  void SetActiveJobs(int t);
+  // Appends the costs of slot t's next pattern or level, of load `load` (kW), to its
+  // `cost`, `net_kw` and (while `price_contract`) `grid_kw` and `load_kw`; clears
+  // `price_contract` where a candidate imports more than it must.
+  void AppendLoadCosts(int t, double load, bool& price_contract);
+  // Sets every slot up for the unit DP; false when it does not apply (IT power not
+  // proportional to GPUs), a slot has no level, or its cells exceed the budget.
+  bool BuildUnitDp(const DecompositionOptions& options, bool& price_contract);
   // The three sides of D(pi) (Evaluate adds them up).
   bool SolveJobSide(const DecompositionPrices& pi, DecompositionPoint& out);
   bool SolveSlotSide(const DecompositionPrices& pi, DecompositionPoint& out);
@@ -195,7 +214,10 @@ class DecompositionBound {
   std::vector<double> values_;                              // PatternValues scratch
   std::vector<size_t> picks_;
   int64_t entries_ = 0;
-  int candidates_ = 1;  // per pattern: 1 without battery, 4 with
+  int64_t unit_dp_cells_ = 0;
+  UnitPatternDp unit_dp_;       // the unit DP's scratch
+  std::vector<int> dp_choice_;  // its argmin, per active job
+  int candidates_ = 1;          // per pattern: 1 without battery, 4 with
   // Contract multipliers (ContractStart): how many nu (0 or the slots), whether mu is
   // priced, and the coordinates' units.
   int peak_coords_ = 0;
