@@ -221,9 +221,17 @@ TEST_CASE("decomposition: used only where its slot oracle is affordable", "[deco
   CHECK(d->pattern_entries() > 0);
   DecompositionOptions small_budget;
   small_budget.max_pattern_entries = d->pattern_entries() - 1;
+  // Beyond the patterns' budget the unit DP takes over (decomposition_slot_dp.h) within
+  // its own budget; beyond both, no decomposition.
+  std::optional<DecompositionBound> dp = DecompositionBound::Build(s4, small_budget);
+  REQUIRE(dp.has_value());
+  CHECK(dp->unit_dp_cells() > 0);
+  small_budget.max_unit_dp_cells = dp->unit_dp_cells() - 1;
   CHECK_FALSE(DecompositionBound::Build(s4, small_budget).has_value());
   small_budget.max_pattern_entries = d->pattern_entries();
-  CHECK(DecompositionBound::Build(s4, small_budget).has_value());
+  std::optional<DecompositionBound> enumerated = DecompositionBound::Build(s4, small_budget);
+  REQUIRE(enumerated.has_value());
+  CHECK(enumerated->unit_dp_cells() == 0);
   // S6 copies the battery's net power too; S3 has no checkpoint graph.
   ScenarioContext s6 = MakeContext(in, modes, Scenario::kS6);
   std::optional<DecompositionBound> d6 = DecompositionBound::Build(s6, DecompositionOptions{});
