@@ -14,25 +14,18 @@ void UnitPatternDp::Forward(const UnitDpShape& shape, std::span<const double> ta
                             std::span<const double> level_value) {
   const int n = shape.jobs(), levels = shape.levels;
   left_.assign(static_cast<size_t>(n + 1) * levels, kInf);
-  arg_.assign(static_cast<size_t>(n + 1) * levels, -1);
   std::copy(level_value.begin(), level_value.begin() + levels, left_.begin());
   for (int k = 0; k < n; ++k) {
     const double* in = left_.data() + static_cast<size_t>(k) * levels;
     double* out = left_.data() + static_cast<size_t>(k + 1) * levels;
-    int16_t* arg = arg_.data() + static_cast<size_t>(k + 1) * levels;
     for (int i = shape.offset[k]; i < shape.offset[k + 1]; ++i) {
       const double p = table[i];
       if (p == -kInf) continue;  // excluded by a restriction
       const int u = shape.units[i];
-      const auto c = static_cast<int16_t>(i - shape.offset[k]);
-      // Strictly better only: among equal values the lowest choice stays.
-      for (int g = u; g < levels; ++g) {
-        const double v = in[g] - p;
-        if (v < out[g - u]) {
-          out[g - u] = v;
-          arg[g - u] = c;
-        }
-      }
+      // An elementwise min (vectorised at -O3, src/CMakeLists.txt); no argmin here:
+      // Minimise finds it again on its one path.
+      double* shifted = out - u;
+      for (int g = u; g < levels; ++g) shifted[g] = std::min(shifted[g], in[g] - p);
     }
   }
 }
@@ -45,9 +38,19 @@ UnitDpMinimum UnitPatternDp::Minimise(const UnitDpShape& shape, std::span<const 
   if (value == kInf) return {kInf, 0};
   // Back from "nothing left to fill" after the last job: each job's choice and the units
   // it filled.
+  // The lowest choice whose value reproduces s_{k+1}(g) exactly (the same floating-point
+  // operation as in Forward): the tie-break of a strict comparison in choice order.
   int g = 0;
   for (int k = n - 1; k >= 0; --k) {
-    const int c = arg_[static_cast<size_t>(k + 1) * levels + g];
+    const double* in = left_.data() + static_cast<size_t>(k) * levels;
+    const double target = left_[static_cast<size_t>(k + 1) * levels + g];
+    int c = -1;
+    for (int i = shape.offset[k]; i < shape.offset[k + 1] && c < 0; ++i) {
+      const int h = g + shape.units[i];
+      if (table[i] != -kInf && h < levels && in[h] - table[i] == target) {
+        c = i - shape.offset[k];
+      }
+    }
     choice[k] = c;
     g += shape.units[shape.offset[k] + c];
   }

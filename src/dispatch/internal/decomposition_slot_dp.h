@@ -61,11 +61,10 @@ class UnitPatternDp {
                       std::span<const double> level_value, std::vector<double>& with_choice);
 
  private:
-  // s_k for k = 0..n, (n + 1) x levels, and the choice that attains s_{k+1}(g).
+  // s_k for k = 0..n, (n + 1) x levels.
   void Forward(const UnitDpShape& shape, std::span<const double> table,
                std::span<const double> level_value);
   std::vector<double> left_;  // s_k(g): GPU units g still to fill by jobs k..n-1
-  std::vector<int16_t> arg_;
   std::vector<double> used_;  // w_k(g): jobs k..n-1 use exactly g units (ChoiceMinima)
 };
 
