@@ -24,12 +24,19 @@
 //
 // The slot oracle enumerates the patterns, which are fixed, once: each keeps its cost (with
 // a battery, its cost at the few b where the minimum over b can lie), so an evaluation is a
-// sum of prices per pattern. Rule (`Build`): the decomposition is used when the scenario
-// has checkpoint graphs (S4, S6 have; S3 has not) and the patterns of all slots, counted as
-// (pattern, active job) entries, fit the budget (DecompositionOptions::max_pattern_entries,
-// 2^20; the paper case has 20880: 435 patterns per slot, 2 jobs). Elsewhere the engine
-// keeps today's relaxation: patterns grow exponentially with the jobs that share a slot,
-// and an iteration costs one pass over them.
+// sum of prices per pattern. Patterns grow exponentially with the jobs that share a slot;
+// for many jobs, when IT power is proportional to GPUs, the slot oracle is instead a DP
+// over GPU units (decomposition_slot_dp.h): the same minimum, with the same costs kept per
+// GPU level instead of per pattern. Rule (`Build`): the decomposition is used when the
+// scenario has checkpoint graphs (S4, S6 have; S3 has not) and
+//   - the patterns of all slots, counted as (pattern, active job) entries, fit the budget
+//     (DecompositionOptions::max_pattern_entries, 2^20; the paper case has 20880: 435
+//     patterns per slot, 2 jobs): they are enumerated; else
+//   - every mode's IT power is proportional to its GPUs and the unit DP's (job, level,
+//     choice) cells of all slots fit their budget (max_unit_dp_cells, 2^23; the generated
+//     fleets of 4, 8 and 16 jobs x 24 h have 0.8, 1.7 and 6.6 million): the unit DP.
+// Elsewhere (communication power, or larger fleets: 128 jobs x 168 h) the engine keeps
+// today's relaxation, as an iteration costs one pass over the patterns or cells.
 //
 // The multipliers pi are raised by the volume algorithm (Barahona and Anbil, Math. Prog.
 // 87, 2000), which also yields x-bar, a convex combination of the two sides' choices (a
