@@ -210,11 +210,13 @@ bool DecompositionBound::BuildUnitDp(const DecompositionOptions& options, bool& 
     SetActiveJobs(t);
     Slot& s = slots_[t];
     s.unit_dp = true;
-    // GPU units: the gcd of the active jobs' mode GPU counts (1 with no active job).
+    // GPU units: the gcd of the active jobs' mode GPU counts (with no active job, one
+    // level: all idle).
     int unit = 0;
     for (int j : s.jobs) {
       for (int m = 0; m < c.jobs[j]->num_modes(); ++m) unit = std::gcd(unit, c.jobs[j]->gpus(m));
     }
+    const int top = unit > 0 ? site.gpu_capacity / unit : 0;
     unit = std::max(unit, 1);
     UnitDpShape& shape = s.shape;
     shape.offset = s.price_offset;
@@ -229,7 +231,7 @@ bool DecompositionBound::BuildUnitDp(const DecompositionOptions& options, bool& 
     // Levels within the capacity and, by their load, the site cap (both grow with g).
     const double kw_per_unit = site.pue * kw_per_gpu * unit;
     int levels = 0;
-    while (levels * unit <= site.gpu_capacity &&
+    while (levels <= top &&
            site.base_load_kw + kw_per_unit * levels <= site.site_power_cap_kw + kPowerSlackKw) {
       ++levels;
     }
