@@ -65,6 +65,13 @@ struct DecompositionOptions {
   double gap = 1e-4;  // stop once RelativeGap(target, bound) <= gap
   // Affordability budget of the slot oracle: (pattern, active job) entries over all slots.
   int64_t max_pattern_entries = int64_t{1} << 20;
+  // With a battery (S6, no contract prices): 0 copies the battery's net power (above);
+  // n > 0 puts the battery inside the slot side instead, as a DP over n state-of-charge
+  // cells (decomposition_battery_slot.cc), when its table of (pattern, SoC step) costs fits
+  // max_battery_table entries. `battery_slot_copy` keeps the net power's copy beside it.
+  int battery_cells = 0;
+  bool battery_slot_copy = false;
+  int64_t max_battery_table = int64_t{1} << 24;
   // Early branching (branch and bound's nodes): every this many iterations, stop when the
   // bound, extrapolated linearly from its rise over the last ones to the remaining
   // iterations, stays below `cutoff` (0: never). The rise slows down, so such a node would
@@ -154,7 +161,14 @@ class DecompositionBound {
 
   int64_t pattern_entries() const { return entries_; }
   // The battery's power P (kW) when its net power is copied, else 0.
-  double battery_power_kw() const { return candidates_ > 1 ? c_->power.battery.power_kw : 0.0; }
+  double battery_power_kw() const { return battery_copy_ ? c_->power.battery.power_kw : 0.0; }
+  // The SoC cells of the slot side's battery DP (0: not built).
+  int battery_cells() const { return battery_.cells; }
+  // Whether the slot side runs the battery DP (after Build: whenever it was built). With the
+  // net power's copy beside it, the DP can be switched off and on between evaluations: off,
+  // D is the copy's decomposition (its battery side charges the wear again).
+  bool battery_slot_on() const { return battery_slot_on_; }
+  void UseBatterySlot(bool on) { battery_slot_on_ = on && battery_.cells > 0 && battery_copy_; }
 
  private:
   // With a battery a pattern's slot cost min_b SlotCostUsd(L + b) - rho b is convex in b
@@ -177,6 +191,56 @@ class DecompositionBound {
   // Job j's restrictions into `costs`, the one of `replace`'s slot (if any) replaced by it.
   void ApplyJobRestrictions(int j, const SlotRestriction* replace, EdgeCosts& costs) const;
   bool SolveBatterySide(const DecompositionPrices& pi, DecompositionPoint& out) const;
+  // Fills slot t's `table` with the job prices of pi (excluded choices -infinity).
+  void FillTable(const DecompositionPrices& pi, int t);
+
+  // ---- The battery inside the slot side (decomposition_battery_slot.cc) ----
+  // Per slot: every pattern's load, its net-power domain [b_lo, P], the candidates of its
+  // unconstrained minimum (cost at each) and its cost at every SoC-step edge.
+  struct BatterySlot {
+    int candidates = 0;             // per pattern
+    std::vector<double> load_kw;    // per pattern
+    std::vector<double> b_lo;       // per pattern: max(-P, -L)
+    std::vector<double> cost_lo;    // per pattern: SlotCostUsd(L + b_lo)
+    std::vector<double> cand_b;     // patterns x kBatteryCandidates
+    std::vector<double> cand_cost;  // patterns x kBatteryCandidates: SlotCostUsd(L + b)
+    std::vector<double> edge_cost;  // edges x patterns: SlotCostUsd(L + b_e) (+inf below b_lo)
+  };
+  struct BatteryGrid {
+    int cells = 0;
+    double delta_kwh = 0;  // cell width
+    int start_cell = 0, final_cell = 0;
+    int d_min = 0, d_max = 0;    // transitions c -> c + d
+    std::vector<double> edge_b;  // b at SoC change e delta, e = d_min - 1 .. d_max + 1
+    double wear_usd_per_kw = 0;  // wear per kW of |b| over a slot
+    std::vector<BatterySlot> slots;
+    // Evaluation scratch: per (slot, d) the stage's value, pattern and b; value functions.
+    std::vector<double> stage, stage_b, backward, forward, through;
+    std::vector<int> stage_pattern;
+    std::vector<double> prices, base, b_star;
+    // Per edge: the cheapest pattern's value at b_e and that pattern; per edge interval
+    // [b_e, b_{e+1}): the cheapest unconstrained minimum inside it and its pattern.
+    std::vector<double> edge_value, bucket_value;
+    std::vector<int> bucket_pattern;
+  };
+  bool BuildBatterySlot(const DecompositionOptions& options);
+  // The slot side as the battery DP over patterns (replaces the per-slot minimum).
+  bool SolveBatterySlotSide(const DecompositionPrices& pi, DecompositionPoint& out);
+  // Slot t's stage at pi: the prices of its patterns into battery_.prices and, per d, the
+  // cheapest (pattern, b) over the SoC interval into the stage arrays.
+  void BatteryStage(const DecompositionPrices& pi, int t);
+  // Its first part: the patterns' prices, minimisers b* and minima into battery_.
+  void BatteryPatternPrices(const DecompositionPrices& pi, int t);
+  // The pattern of a stage's pick (stage_pattern: a pattern, or -1 - e for edge e's
+  // cheapest, found again here by re-running slot t's stage at pi).
+  int StagePattern(const DecompositionPrices& pi, int t, int pick);
+  // Pattern p's value in slot t over transition index di (the stage's scratch at its
+  // prices): the cheapest b (returned in `b`) of its SoC interval; +infinity if none.
+  double BatteryWindow(int t, size_t p, int di, double rho, double& b) const;
+  // For ChoiceBounds: per slot and table entry, the slot side's minimum with a pattern that
+  // has the entry, minus its minimum ([t][entry]); needs SolveBatterySlotSide at pi first.
+  void BatterySlotChoiceIncrements(const DecompositionPrices& pi,
+                                   std::vector<std::vector<double>>& increments);
   // The value of every pattern of slot t at pi (its cost at the best battery candidate,
   // minus its choices' prices) and that candidate's index into Slot::cost.
   void PatternValues(const DecompositionPrices& pi, int t, std::vector<double>& values,
@@ -195,7 +259,10 @@ class DecompositionBound {
   std::vector<double> values_;                              // PatternValues scratch
   std::vector<size_t> picks_;
   int64_t entries_ = 0;
-  int candidates_ = 1;  // per pattern: 1 without battery, 4 with
+  int candidates_ = 1;         // per pattern: 1 without battery, 4 with
+  bool battery_copy_ = false;  // the battery's net power is copied (DecompositionPrices::battery)
+  BatteryGrid battery_;        // the battery inside the slot side (battery_.cells > 0)
+  bool battery_slot_on_ = false;  // the slot side runs battery_'s DP
   // Contract multipliers (ContractStart): how many nu (0 or the slots), whether mu is
   // priced, and the coordinates' units.
   int peak_coords_ = 0;
