@@ -16,8 +16,8 @@ using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 // Branch and bound takes the decomposition as its node bound when the root gap is at most
 // this: below it, a node's volume iterations close the gap in few nodes (paper S6, 1.29 %;
-// small S4 instances, 1.1-1.8 %); above it (the small S6 instances, 11-77 %: the battery's
-// copy is weak there) the cheaper Lagrangian nodes were faster, 1.3 s against 15 s on
+// small S4 instances, 1.1-1.8 %); above it (the small S6 instances with the battery's copy
+// alone, 11-77 %) the cheaper Lagrangian nodes were faster, 1.3 s against 15 s on
 // small_3job_12slot S6.
 constexpr double kNodeBoundGap = 0.05;
 

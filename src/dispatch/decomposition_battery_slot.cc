@@ -14,7 +14,9 @@
 //
 // with dE the battery model's SoC change (efficiencies; battery_dp.h), w the wear per kW
 // over a slot and rho_t the net power's copy price when it is kept beside the DP
-// (DecompositionOptions::battery_slot_copy; else 0).
+// (DecompositionOptions::battery_slot_copy; else 0). The wear is charged here; beside it the
+// copy's battery side (the exact battery DP at prices rho) runs without wear, so that every
+// cost is counted in one block of the decomposition, as weak duality needs.
 //
 // E is continuous; the DP runs over K cells [soc_min + k delta, soc_min + (k + 1) delta]
 // and relaxes each transition: from cell c to cell c + d the slot may take any b with

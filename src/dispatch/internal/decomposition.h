@@ -20,7 +20,11 @@
 // battery DP (battery_dp.h; wear and SoC limits) at linear prices rho_t b. This is weaker
 // than it looks: priced linearly, the battery works as free storage between the patterns
 // mixed in one slot, so on the small instances the S6 bound stays at the Lagrangian's
-// (the engine keeps the larger of the two).
+// (the engine keeps the larger of the two). Hence, optionally (DecompositionOptions::
+// battery_cells; the engine's default where the copy leaves the gap open), the slot side
+// also runs the battery itself: a DP over state-of-charge cells whose stage picks a
+// pattern and a net power (decomposition_battery_slot.cc, a valid relaxation of the SoC
+// dynamics), so that the dual mixes whole battery trajectories.
 //
 // The slot oracle enumerates the patterns, which are fixed, once: each keeps its cost (with
 // a battery, its cost at the few b where the minimum over b can lie), so an evaluation is a
