@@ -17,8 +17,8 @@ using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 // Branch and bound takes the decomposition as its node bound when the root gap is at most
 // this: below it, a node's volume iterations close the gap in few nodes (paper S6, 1.29 %;
-// small S4 instances, 1.1-1.8 %); above it (the small S6 instances, 11-77 %: the battery's
-// copy is weak there) the cheaper Lagrangian nodes were faster, 1.3 s against 15 s on
+// small S4 instances, 1.1-1.8 %); above it (the small S6 instances with the battery's copy
+// alone, 11-77 %) the cheaper Lagrangian nodes were faster, 1.3 s against 15 s on
 // small_3job_12slot S6.
 constexpr double kNodeBoundGap = 0.05;
 // ... and when its slot oracle enumerates patterns or runs a unit DP of at most this many
@@ -54,6 +54,7 @@ std::optional<DecompositionBound> DecompositionBound::Build(const ScenarioContex
   const double power_kw = c.power.use_battery ? c.power.battery.power_kw : 0.0;
   // With the grid contract the slot cost has more kinks (export and import caps).
   d.candidates_ = power_kw > 0 ? (c.power.HasGridContract() ? 10 : 4) : 1;
+  d.battery_copy_ = power_kw > 0;
   // The demand charge and the green floor are priced on the slot side by their
   // multipliers (a term linear in each candidate's import) when no candidate imports
   // more than it must: then a higher import price cannot change any split.
@@ -128,6 +129,13 @@ std::optional<DecompositionBound> DecompositionBound::Build(const ScenarioContex
     for (Slot& s : d.slots_) {
       s.grid_kw.clear();
       s.load_kw.clear();
+    }
+    // The battery inside the slot side, where asked for and its table fits (the contract's
+    // multipliers are not priced there: with them the battery stays copied).
+    // Its stages read the enumerated patterns, so not beside the unit DP.
+    if (power_kw > 0 && options.battery_cells > 0 && !too_many && d.BuildBatterySlot(options)) {
+      d.battery_copy_ = options.battery_slot_copy;
+      d.battery_slot_on_ = true;
     }
   }
   return d;
@@ -252,7 +260,8 @@ DecompositionPrices DecompositionBound::FromLagrangian(const std::vector<double>
   std::vector<std::vector<double>>& pi = prices.job;
   pi.resize(c.num_jobs());
   // The battery's copy is priced like load: charging 1 kW draws 1 kW more from the slot.
-  if (candidates_ > 1) prices.battery = lambda;
+  // (Beside the slot side's battery DP a start at 0 did no better: docs/benchmarks.md.)
+  if (battery_copy_) prices.battery = lambda;
   prices.contract.assign(contract_units_.size(), 0.0);
   for (int j = 0; j < c.num_jobs(); ++j) {
     const Job& job = c.instance->jobs[j];
@@ -438,8 +447,7 @@ bool DecompositionBound::SolveJobSide(const DecompositionPrices& prices, Decompo
   return true;
 }
 
-void DecompositionBound::PatternValues(const DecompositionPrices& prices, int t,
-                                       std::vector<double>& values, std::vector<size_t>& picks) {
+void DecompositionBound::FillTable(const DecompositionPrices& prices, int t) {
   const ScenarioContext& c = *c_;
   const Instance& in = *c.instance;
   Slot& s = slots_[t];
@@ -458,6 +466,14 @@ void DecompositionBound::PatternValues(const DecompositionPrices& prices, int t,
       if (s.excluded[i]) s.table[i] = -kInf;
     }
   }
+}
+
+void DecompositionBound::PatternValues(const DecompositionPrices& prices, int t,
+                                       std::vector<double>& values, std::vector<size_t>& picks) {
+  const ScenarioContext& c = *c_;
+  Slot& s = slots_[t];
+  const int n = static_cast<int>(s.jobs.size());
+  FillTable(prices, t);
   // Per pattern, or per GPU level for the unit DP (no entries: its knapsack subtracts the
   // choices' prices).
   const size_t patterns = s.cost.size() / candidates_;
@@ -465,7 +481,7 @@ void DecompositionBound::PatternValues(const DecompositionPrices& prices, int t,
   values.resize(patterns);
   picks.resize(patterns);
   const int32_t* e = s.entry.data();
-  const double rho = candidates_ > 1 ? prices.battery[t] : 0.0;
+  const double rho = battery_copy_ ? prices.battery[t] : 0.0;
   // The contract multipliers: nu_t + mu dt per kW imported, and the load's credit
   // mu (1 - floor) dt per kW of AIDC load (dt in hours / 1000: USD per MWh to per kW).
   const bool priced = !contract_units_.empty();
@@ -499,11 +515,12 @@ void DecompositionBound::PatternValues(const DecompositionPrices& prices, int t,
 }
 
 bool DecompositionBound::SolveSlotSide(const DecompositionPrices& prices, DecompositionPoint& out) {
+  if (battery_slot_on_) return SolveBatterySlotSide(prices, out);
   const ScenarioContext& c = *c_;
   const Instance& in = *c.instance;
   out.slot_side = 0;
   // The cheapest pattern of each slot at the prices.
-  out.slot_battery_kw.assign(candidates_ > 1 ? c.slots() : 0, 0.0);
+  out.slot_battery_kw.assign(battery_copy_ ? c.slots() : 0, 0.0);
   out.contract_slack.assign(contract_units_.size(), 0.0);
   const double floor = c.power.min_green_share, mwh_per_kw = c.power.step_hours / 1000.0;
   for (int t = 0; t < c.slots(); ++t) {
@@ -523,7 +540,7 @@ bool DecompositionBound::SolveSlotSide(const DecompositionPrices& prices, Decomp
       best = values_[best_p];
     }
     if (best == kInf) return false;  // the restrictions leave no pattern
-    if (candidates_ > 1) out.slot_battery_kw[t] = s.net_kw[picks_[best_p]];
+    if (battery_copy_) out.slot_battery_kw[t] = s.net_kw[picks_[best_p]];
     out.slot_side += best;
     if (!contract_units_.empty()) {
       // The peak's own term: sum_t nu_t (grid_t - peak_so_far), and the subgradients.
@@ -551,14 +568,17 @@ bool DecompositionBound::SolveBatterySide(const DecompositionPrices& prices,
   // Its own SoC dynamics, wear and the copy's prices (the exact DP).
   out.battery_side = 0;
   out.battery_kw.clear();
-  if (candidates_ > 1) {
+  if (battery_copy_) {
     std::vector<ConvexPwl> stage(c.slots());
     const double power_kw = c.power.battery.power_kw;
     for (int t = 0; t < c.slots(); ++t) {
       const double rho = prices.battery[t];
       stage[t] = ConvexPwl::LowerHull({{-power_kw, -rho * power_kw}, {power_kw, rho * power_kw}});
     }
-    absl::StatusOr<BatteryDpResult> dp = SolveBatteryDp(BatteryModel::FromInputs(c.power), stage);
+    BatteryModel model = BatteryModel::FromInputs(c.power);
+    // Beside the slot side's battery DP, which charges the wear, the copy's side does not.
+    if (battery_slot_on_) model.wear_usd_per_kwh = 0;
+    absl::StatusOr<BatteryDpResult> dp = SolveBatteryDp(model, stage);
     if (!dp.ok()) return false;
     out.battery_side = dp->value_usd;
     out.battery_kw = std::move(dp->net_kw);
@@ -842,6 +862,8 @@ absl::StatusOr<double> TightenByDecomposition(const ScenarioContext& c, Workspac
   d.method = options.dual_method;
   d.max_iterations = options.decomposition_iterations;
   d.gap = options.gap;
+  d.battery_cells = options.battery_slot_cells;
+  d.battery_slot_copy = options.battery_slot_copy != 0;
   std::optional<DecompositionBound> bound = DecompositionBound::Build(c, d);
   if (!bound) return -kInf;  // not affordable here: the Lagrangian bound stands
   EdgeCosts scratch;
@@ -862,23 +884,46 @@ absl::StatusOr<double> TightenByDecomposition(const ScenarioContext& c, Workspac
   if (!bound->StartContract(root.incumbent->power, pi0) || !bound->StartGreenPrice(pi0)) {
     return -kInf;
   }
+  // With the battery DP beside the net power's copy, the copy's decomposition runs first:
+  // it costs a fifth per iteration and closes some S6 roots alone (caiso_2024-04-09). Only
+  // if the gap stays open does the DP continue from its best prices (docs/engine.md).
+  const bool two_phase = bound->battery_slot_on() && bound->battery_power_kw() > 0;
+  if (two_phase) bound->UseBatterySlot(false);
   CKPTDP_ASSIGN_OR_RETURN(std::optional<DecompositionOutcome> out,
                           MaximiseDecompositionDual(*bound, std::move(pi0),
                                                     root.incumbent->cost_usd, d, deadline, offer));
   if (!out) return -kInf;
+  int iterations = out->iterations;
+  if (two_phase && RelativeGap(root.incumbent->cost_usd, out->bound) > options.gap &&
+      !deadline.Passed()) {
+    bound->UseBatterySlot(true);
+    CKPTDP_ASSIGN_OR_RETURN(std::optional<DecompositionOutcome> dp,
+                            MaximiseDecompositionDual(*bound, out->prices, root.incumbent->cost_usd,
+                                                      d, deadline, offer));
+    if (dp) iterations += dp->iterations;
+    if (dp && dp->bound > out->bound) {
+      out = std::move(dp);
+    } else {
+      bound->UseBatterySlot(false);  // the copy's prices and bound stand
+    }
+  }
   const double incumbent = root.incumbent->cost_usd;
   LogRow row;
   row.phase = "decomp";
-  row.iterations = out->iterations;
+  row.iterations = iterations;
   row.bound = std::max(root.lower_bound, out->bound);
   row.incumbent = incumbent;
-  log.Offer(
-      row,
+  std::string note =
       bound->unit_dp_cells() > 0
-          ? absl::StrFormat("decomposition: %d iterations, unit DP of %lld cells", out->iterations,
+          ? absl::StrFormat("decomposition: %d iterations, unit DP of %lld cells", iterations,
                             static_cast<long long>(bound->unit_dp_cells()))
-          : absl::StrFormat("decomposition: %d iterations, %lld pattern entries", out->iterations,
-                            static_cast<long long>(bound->pattern_entries())));
+          : absl::StrFormat("decomposition: %d iterations, %lld pattern entries", iterations,
+                            static_cast<long long>(bound->pattern_entries()));
+  if (bound->battery_slot_on()) {
+    absl::StrAppendFormat(&note, ", the battery in the slot side over %d SoC cells",
+                          bound->battery_cells());
+  }
+  log.Offer(row, note);
   // Closed: the root is proven and branch and bound has nothing to do.
   if (RelativeGap(incumbent, out->bound) <= options.gap) {
     KeepDecompositionBound(options, out->bound, root);

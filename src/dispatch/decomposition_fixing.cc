@@ -100,7 +100,24 @@ std::optional<std::vector<std::vector<double>>> DecompositionBound::ChoiceBounds
     }
     ApplyJobRestrictions(j, nullptr, costs);
   }
-  // The slot side with the choice: its cheapest pattern that has it.
+  // The slot side with the choice: its cheapest pattern that has it (with the battery
+  // inside the slot side: its cheapest trajectory through such a pattern).
+  if (battery_slot_on_) {
+    std::vector<std::vector<double>> increments;
+    BatterySlotChoiceIncrements(prices, increments);
+    for (int t = 0; t < c.slots(); ++t) {
+      const Slot& s = slots_[t];
+      for (size_t k = 0; k < s.jobs.size(); ++k) {
+        const int j = s.jobs[k];
+        const int stride = c.jobs[j]->num_modes() + 1;
+        double* b = bound[j].data() + static_cast<size_t>(t - in.jobs[j].release_slot) * stride;
+        for (int choice = 0; choice < stride; ++choice) {
+          b[choice] += increments[t][s.price_offset[k] + choice];
+        }
+      }
+    }
+    return bound;
+  }
   std::vector<double> with_choice;
   for (int t = 0; t < c.slots(); ++t) {
     PatternValues(prices, t, values_, picks_);

@@ -130,6 +130,15 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
            "slot t\") where x-bar splits it, 2 where it splits it at least as evenly as a "
            "level, 0 on levels only",
            0.0, 0.0, 2.0, &SolveOptions::progress_branching),
+      // The battery inside the decomposition's slot side (#13: docs/engine.md).
+      Spec("battery-slot-cells",
+           "with a battery: where the root decomposition's gap stays open, its slot side also "
+           "runs the battery as a DP over this many state-of-charge cells (0 = off)",
+           25.0, 0.0, 1e5, &SolveOptions::battery_slot_cells),
+      Spec("battery-slot-copy",
+           "with --battery-slot-cells: 1 keeps the copy of the battery's net power beside the "
+           "DP (the copy's decomposition first), 0 replaces the copy by the DP",
+           1.0, 0.0, 1.0, &SolveOptions::battery_slot_copy),
       Spec("node-fixing",
            "decomposition nodes: path-reduced-cost fixing at every node (0 = at the root only)",
            1.0, 0.0, 1.0, &SolveOptions::node_fixing),

@@ -121,7 +121,9 @@ def case_search(args, ranks):
 
 def case_bnb(args, ranks):
     instance = os.path.join(args.source, "instances", "small_2job_8slot.json")
-    flags = ["solve", instance, "--scenario", "S6", "--threads", "1"]
+    # Without the battery DP of the decomposition's slot side, which proves this instance at
+    # the root (docs/engine.md), so that the proof branches.
+    flags = ["solve", instance, "--scenario", "S6", "--threads", "1", "--battery-slot-cells", "0"]
     with tempfile.TemporaryDirectory() as tmp:
         alone, together = os.path.join(tmp, "alone.json"), os.path.join(tmp, "mpi.json")
         run([args.ckptdp] + flags + ["--quiet", "--out", alone])
@@ -168,8 +170,10 @@ def case_bnbfailure(args, ranks):
         out = os.path.join(tmp, "result.json")
         env = dict(os.environ, CKPTDP_TEST_FAIL_RANK=str(ranks - 1), CKPTDP_TEST_FAIL_STEP="50",
                    CKPTDP_TEST_FAIL_WHERE="branch-and-bound round")
+        # Without the slot side's battery DP, as in case_bnb, so that the solve branches.
         p = run(mpi(args, ranks) + ["solve", instance, "--scenario", "S6", "--threads", "1",
-                                    "--quiet", "--out", out], env=env, expect_ok=False)
+                                    "--battery-slot-cells", "0", "--quiet", "--out", out],
+                env=env, expect_ok=False)
         if p.returncode == 0:
             sys.exit("FAILED: the run succeeded although a rank died")
         message = f"rank {ranks - 1}: injected failure (CKPTDP_TEST_FAIL_RANK) at branch-and-bound round 50"

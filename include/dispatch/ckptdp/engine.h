@@ -59,6 +59,12 @@ struct SolveOptions {
   int node_fixing = 1;
   int early_branching_window = 0;
   int strong_branching_candidates = 0;
+  // With a battery (S6): the decomposition's slot side also holds the battery as a DP over
+  // this many state-of-charge cells (0 = off; docs/engine.md, "The battery inside the slot
+  // side"), beside the copy of its net power (battery_slot_copy = 1: first without the DP,
+  // which continues where the gap stays open) or instead of it (0).
+  int battery_slot_cells = 25;
+  int battery_slot_copy = 1;
 };
 
 // Each option once: name, meaning, default and valid range. The CLI builds its flags and

@@ -20,7 +20,11 @@
 // battery DP (battery_dp.h; wear and SoC limits) at linear prices rho_t b. This is weaker
 // than it looks: priced linearly, the battery works as free storage between the patterns
 // mixed in one slot, so on the small instances the S6 bound stays at the Lagrangian's
-// (the engine keeps the larger of the two).
+// (the engine keeps the larger of the two). Hence, optionally (DecompositionOptions::
+// battery_cells; the engine's default where the copy leaves the gap open), the slot side
+// also runs the battery itself: a DP over state-of-charge cells whose stage picks a
+// pattern and a net power (decomposition_battery_slot.cc, a valid relaxation of the SoC
+// dynamics), so that the dual mixes whole battery trajectories.
 //
 // The slot oracle enumerates the patterns, which are fixed, once: each keeps its cost (with
 // a battery, its cost at the few b where the minimum over b can lie), so an evaluation is a
@@ -76,6 +80,13 @@ struct DecompositionOptions {
   // Beyond it, the budget of the unit DP (decomposition_slot_dp.h): (job, level, choice)
   // cells over all slots.
   int64_t max_unit_dp_cells = int64_t{1} << 23;
+  // With a battery (S6, no contract prices): 0 copies the battery's net power (above);
+  // n > 0 puts the battery inside the slot side instead, as a DP over n state-of-charge
+  // cells (decomposition_battery_slot.cc), when its table of (pattern, SoC step) costs fits
+  // max_battery_table entries. `battery_slot_copy` keeps the net power's copy beside it.
+  int battery_cells = 0;
+  bool battery_slot_copy = false;
+  int64_t max_battery_table = int64_t{1} << 24;
   // Early branching (branch and bound's nodes): every this many iterations, stop when the
   // bound, extrapolated linearly from its rise over the last ones to the remaining
   // iterations, stays below `cutoff` (0: never). The rise slows down, so such a node would
@@ -167,7 +178,14 @@ class DecompositionBound {
   // The cells of the unit DP when the slot oracle runs it (0 when it enumerates patterns).
   int64_t unit_dp_cells() const { return unit_dp_cells_; }
   // The battery's power P (kW) when its net power is copied, else 0.
-  double battery_power_kw() const { return candidates_ > 1 ? c_->power.battery.power_kw : 0.0; }
+  double battery_power_kw() const { return battery_copy_ ? c_->power.battery.power_kw : 0.0; }
+  // The SoC cells of the slot side's battery DP (0: not built).
+  int battery_cells() const { return battery_.cells; }
+  // Whether the slot side runs the battery DP (after Build: whenever it was built). With the
+  // net power's copy beside it, the DP can be switched off and on between evaluations: off,
+  // D is the copy's decomposition (its battery side charges the wear again).
+  bool battery_slot_on() const { return battery_slot_on_; }
+  void UseBatterySlot(bool on) { battery_slot_on_ = on && battery_.cells > 0 && battery_copy_; }
 
  private:
   // With a battery a pattern's slot cost min_b SlotCostUsd(L + b) - rho b is convex in b
@@ -203,6 +221,56 @@ class DecompositionBound {
   // Job j's restrictions into `costs`, the one of `replace`'s slot (if any) replaced by it.
   void ApplyJobRestrictions(int j, const SlotRestriction* replace, EdgeCosts& costs) const;
   bool SolveBatterySide(const DecompositionPrices& pi, DecompositionPoint& out) const;
+  // Fills slot t's `table` with the job prices of pi (excluded choices -infinity).
+  void FillTable(const DecompositionPrices& pi, int t);
+
+  // ---- The battery inside the slot side (decomposition_battery_slot.cc) ----
+  // Per slot: every pattern's load, its net-power domain [b_lo, P], the candidates of its
+  // unconstrained minimum (cost at each) and its cost at every SoC-step edge.
+  struct BatterySlot {
+    int candidates = 0;             // per pattern
+    std::vector<double> load_kw;    // per pattern
+    std::vector<double> b_lo;       // per pattern: max(-P, -L)
+    std::vector<double> cost_lo;    // per pattern: SlotCostUsd(L + b_lo)
+    std::vector<double> cand_b;     // patterns x kBatteryCandidates
+    std::vector<double> cand_cost;  // patterns x kBatteryCandidates: SlotCostUsd(L + b)
+    std::vector<double> edge_cost;  // edges x patterns: SlotCostUsd(L + b_e) (+inf below b_lo)
+  };
+  struct BatteryGrid {
+    int cells = 0;
+    double delta_kwh = 0;  // cell width
+    int start_cell = 0, final_cell = 0;
+    int d_min = 0, d_max = 0;    // transitions c -> c + d
+    std::vector<double> edge_b;  // b at SoC change e delta, e = d_min - 1 .. d_max + 1
+    double wear_usd_per_kw = 0;  // wear per kW of |b| over a slot
+    std::vector<BatterySlot> slots;
+    // Evaluation scratch: per (slot, d) the stage's value, pattern and b; value functions.
+    std::vector<double> stage, stage_b, backward, forward, through;
+    std::vector<int> stage_pattern;
+    std::vector<double> prices, base, b_star;
+    // Per edge: the cheapest pattern's value at b_e and that pattern; per edge interval
+    // [b_e, b_{e+1}): the cheapest unconstrained minimum inside it and its pattern.
+    std::vector<double> edge_value, bucket_value;
+    std::vector<int> bucket_pattern;
+  };
+  bool BuildBatterySlot(const DecompositionOptions& options);
+  // The slot side as the battery DP over patterns (replaces the per-slot minimum).
+  bool SolveBatterySlotSide(const DecompositionPrices& pi, DecompositionPoint& out);
+  // Slot t's stage at pi: the prices of its patterns into battery_.prices and, per d, the
+  // cheapest (pattern, b) over the SoC interval into the stage arrays.
+  void BatteryStage(const DecompositionPrices& pi, int t);
+  // Its first part: the patterns' prices, minimisers b* and minima into battery_.
+  void BatteryPatternPrices(const DecompositionPrices& pi, int t);
+  // The pattern of a stage's pick (stage_pattern: a pattern, or -1 - e for edge e's
+  // cheapest, found again here by re-running slot t's stage at pi).
+  int StagePattern(const DecompositionPrices& pi, int t, int pick);
+  // Pattern p's value in slot t over transition index di (the stage's scratch at its
+  // prices): the cheapest b (returned in `b`) of its SoC interval; +infinity if none.
+  double BatteryWindow(int t, size_t p, int di, double rho, double& b) const;
+  // For ChoiceBounds: per slot and table entry, the slot side's minimum with a pattern that
+  // has the entry, minus its minimum ([t][entry]); needs SolveBatterySlotSide at pi first.
+  void BatterySlotChoiceIncrements(const DecompositionPrices& pi,
+                                   std::vector<std::vector<double>>& increments);
   // The value of every pattern of slot t at pi (its cost at the best battery candidate,
   // minus its choices' prices) and that candidate's index into Slot::cost.
   void PatternValues(const DecompositionPrices& pi, int t, std::vector<double>& values,
@@ -225,6 +293,9 @@ class DecompositionBound {
   UnitPatternDp unit_dp_;       // the unit DP's scratch
   std::vector<int> dp_choice_;  // its argmin, per active job
   int candidates_ = 1;          // per pattern: 1 without battery, 4 with
+  bool battery_copy_ = false;   // the battery's net power is copied (DecompositionPrices::battery)
+  BatteryGrid battery_;         // the battery inside the slot side (battery_.cells > 0)
+  bool battery_slot_on_ = false;  // the slot side runs battery_'s DP
   // Contract multipliers (ContractStart): how many nu (0 or the slots), whether mu is
   // priced, and the coordinates' units.
   int peak_coords_ = 0;
