@@ -210,7 +210,7 @@ PathSolution PathSolver::SolveRestarts(const CheckpointGraph& g, const EdgeCosts
   size_t stored = width;  // a leading row of padding: at() subtracts k_min from the offset
   for (int ti = 0; ti < layers; ++ti) {
     layer_span_[ti] = std::max(0, kmax[std::min(ti + 1, layers - 1)] - kmin[ti] + 1);
-    layer_offset_[ti] = stored;
+    layer_offset_[ti] = stored - kmin[ti];  // the offset of segment 0
     stored += static_cast<size_t>(per_layer) * layer_span_[ti];
   }
   value_.resize(stored);
@@ -220,8 +220,8 @@ PathSolution PathSolver::SolveRestarts(const CheckpointGraph& g, const EdgeCosts
   const size_t* const offset = layer_offset_.data();
   const int* const span = layer_span_.data();
   // Row `row` of layer ti, indexed by segment (valid over the layer's stored segments).
-  auto at = [values, offset, span, kmin](int ti, int row) {
-    return values + offset[ti] + static_cast<size_t>(row) * span[ti] - kmin[ti];
+  auto at = [values, offset, span](int ti, int row) {
+    return values + offset[ti] + static_cast<size_t>(row) * span[ti];
   };
   auto live = [flags, per_layer](int ti, int row) { return flags[ti * per_layer + row] != 0; };
   // A running row is filled with +inf when an edge first enters it: most (layer, mode)
@@ -344,10 +344,19 @@ PathSolution PathSolver::SolveRestarts(const CheckpointGraph& g, const EdgeCosts
         const double* prev = at(ti - (ti > 0 ? 1 : 0), modes + m);
         const double* paused = start ? zero : prev_live && idle_wait ? prev : infinite;
         ++layouts_live;
-        for (int k = k0; k < k1; ++k) {
-          const double x = std::min(run[k], paused[k]);
-          dst[k] = x;
-          add_best(k, x);
+        // With one side +inf the min is the other side: one load less per segment.
+        const double* only = paused == infinite ? run : !run_live ? paused : nullptr;
+        if (only != nullptr) {
+          for (int k = k0; k < k1; ++k) {
+            dst[k] = only[k];
+            add_best(k, only[k]);
+          }
+        } else {
+          for (int k = k0; k < k1; ++k) {
+            const double x = std::min(run[k], paused[k]);
+            dst[k] = x;
+            add_best(k, x);
+          }
         }
         if (kb == segments) {
           dst[segments] =
