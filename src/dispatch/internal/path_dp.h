@@ -44,13 +44,17 @@ class PathSolver {
   std::vector<int> k_lo_, k_hi_;  // per layer: branch and bound's progress limits
   std::vector<int> k_max_;        // SolveRestarts, per layer: the greatest segment reachable
   std::vector<double> rows_;      // SolveRestarts: per-layer source rows
+  std::vector<size_t> layer_offset_;    // SolveRestarts, per layer: where its rows start in value_
+  std::vector<int> layer_span_;         // SolveRestarts, per layer: the segments a row stores
   std::vector<unsigned char> live_;     // SolveRestarts: per (layer, row), entered
   std::vector<unsigned char> none_ok_;  // SolveRestarts: per layer, "not started" exists
-  struct Group {                        // SolveRestarts: edges of one duration
+  struct Group {                        // SolveRestarts: edges of one dk and duration
+    int dk = 0;
     int duration = 0;
     int mask = 0;  // overhead classes
   };
-  std::vector<Group> groups_;  // SolveRestarts: per (mode, dk), up to 3 groups
+  std::vector<Group> groups_;     // SolveRestarts: per mode, by dk, up to 3 groups each
+  std::vector<int> group_begin_;  // SolveRestarts: per mode, its first group (then the end)
 };
 
 // Whether a job's limits need the resource-expanded DP (validation keeps them apart from
