@@ -40,6 +40,11 @@ TEST_CASE("Every shipped instance gives the same result with 1, 2 and 8 threads"
         options.neighbourhood_stall_rounds = in->jobs.size() <= 8 ? 1 : 0;
         options.max_nodes = 10;
         options.node_iterations = 5;
+        // Short decomposition runs (both of its phases on S6, its nodes, its fixings): the
+        // default 1000 + 1000 root iterations made this the longest test under the
+        // sanitizers (10 minutes), and the thread count enters in the first iterations.
+        options.decomposition_iterations = 100;
+        options.decomposition_node_iterations = 20;
         options.diagnose_capacity = false;
         absl::StatusOr<Result> r = SolveScenario(*in, s, options);
         REQUIRE(r.ok());
