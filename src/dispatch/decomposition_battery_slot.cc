@@ -155,6 +155,14 @@ bool DecompositionBound::BuildBatterySlot(const DecompositionOptions& options) {
       candidate(power_kw);
       for (double k : kinks) candidate(k - load);
     }
+    // Each candidate's edge interval, once: b* is always a candidate (edge_b is
+    // nondecreasing; -1 below the first edge).
+    for (double b : bs.cand_b) {
+      bs.cand_edge.push_back(
+          static_cast<int>(std::upper_bound(g.edge_b.begin(), g.edge_b.end(), b) -
+                           g.edge_b.begin()) -
+          1);
+    }
     // Edge-major, so that a stage takes each edge's cheapest pattern in one pass.
     bs.edge_cost.resize(static_cast<size_t>(edges) * patterns);
     for (int e = 0; e < edges; ++e) {
@@ -229,6 +237,7 @@ void DecompositionBound::BatteryPatternPrices(const DecompositionPrices& prices,
   bs.prices.resize(live);
   bs.base.resize(live);
   bs.b_star.resize(live);
+  bs.b_star_edge.resize(live);
   for (size_t i = 0; i < live; ++i) {
     const size_t p = bs.live[i];
     double q = 0;
@@ -238,15 +247,18 @@ void DecompositionBound::BatteryPatternPrices(const DecompositionPrices& prices,
     const size_t at = p * bs.candidates;
     const double* value = bs.cand_value.data() + at;
     const double* cand_b = bs.cand_b.data() + at;
-    double best = kInf, best_b = bs.b_lo[p];
+    double best = kInf;
+    int best_k = -1;
     for (int k = 0; k < bs.candidates; ++k) {
       const double v = value[k] - rho * cand_b[k];
       if (v < best) {
         best = v;
-        best_b = cand_b[k];
+        best_k = k;
       }
     }
-    bs.b_star[i] = best_b;
+    bs.b_star[i] = best_k >= 0 ? cand_b[best_k] : bs.b_lo[p];
+    // (No candidate below +infinity: base is +infinity and the stage skips the pattern.)
+    bs.b_star_edge[i] = best_k >= 0 ? bs.cand_edge[at + best_k] : -1;
     bs.base[i] = q + best;
   }
 }
@@ -276,9 +288,7 @@ void DecompositionBound::BatteryStage(const DecompositionPrices& prices, int t) 
   }
   for (size_t i = 0; i < live; ++i) {
     if (!(bs.base[i] < kInf)) continue;
-    // The last edge at or below b* (edge_b is nondecreasing).
-    const int e = static_cast<int>(
-        std::upper_bound(g.edge_b.begin(), g.edge_b.end(), bs.b_star[i]) - g.edge_b.begin() - 1);
+    const int e = bs.b_star_edge[i];  // the last edge at or below b*
     if (e < 0 || bs.base[i] >= g.bucket_value[e]) continue;
     g.bucket_value[e] = bs.base[i];
     g.bucket_pattern[e] = static_cast<int>(i);

@@ -234,6 +234,7 @@ class DecompositionBound {
     std::vector<double> cost_lo;     // per pattern: SlotCostUsd(L + b_lo)
     std::vector<double> cand_b;      // patterns x candidates
     std::vector<double> cand_value;  // patterns x candidates: SlotCostUsd(L + b) + wear |b|
+    std::vector<int> cand_edge;      // patterns x candidates: the last edge e with b_e <= b
     std::vector<double> edge_cost;   // edges x patterns: SlotCostUsd(L + b_e) (+inf below b_lo)
     // The live patterns (no choice excluded by Restrict), in pattern order, and their edge
     // costs (edges x live; empty while every pattern is live: edge_cost serves). The
@@ -243,6 +244,7 @@ class DecompositionBound {
     // Evaluation scratch per live pattern (BatteryPatternPrices): its price, minimiser b*
     // and minimum, kept per slot so that StagePattern reads them back.
     std::vector<double> prices, base, b_star;
+    std::vector<int> b_star_edge;  // cand_edge of b*
     const double* LiveEdgeCost() const {
       return live_edge_cost.empty() ? edge_cost.data() : live_edge_cost.data();
     }
