@@ -366,6 +366,7 @@ void DecompositionBound::Restrict(const std::vector<SlotRestriction>& restrictio
   for (Slot& s : slots_) s.excluded.clear();
   progress_ = progress;
   excluded_ = excluded;
+  battery_.live_stale = true;
   // The slot side drops the patterns with an excluded choice.
   for (int j = 0; j < static_cast<int>(excluded.size()); ++j) {
     const int release = c.instance->jobs[j].release_slot, stride = c.jobs[j]->num_modes() + 1;

@@ -40,6 +40,10 @@
 #include <cmath>
 #include <limits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "dispatch/internal/battery_dp.h"
 #include "dispatch/internal/decomposition.h"
 
@@ -55,10 +59,24 @@ double NetPower(const BatteryModel& m, double de) {
 }
 
 // min_i a[i] + b[i] over n terms (+infinity if none), in four independent lanes: the
-// stages and the DP spend their time here, and one lane chains every compare.
+// stages and the DP spend their time here, and one lane chains every compare. With SSE2
+// the lanes are two pairs of packed doubles (minpd(x, m) is x < m ? x : m, as std::min(m,
+// x); the sums are the same, and a minimum does not depend on the order): GCC's -O2 does
+// not vectorise this loop itself.
 double MinOfSums(const double* a, const double* b, size_t n) {
   double m0 = kInf, m1 = kInf, m2 = kInf, m3 = kInf;
   size_t i = 0;
+#if defined(__SSE2__)
+  __m128d v01 = _mm_set1_pd(kInf), v23 = _mm_set1_pd(kInf);
+  for (; i + 4 <= n; i += 4) {
+    v01 = _mm_min_pd(_mm_add_pd(_mm_loadu_pd(a + i), _mm_loadu_pd(b + i)), v01);
+    v23 = _mm_min_pd(_mm_add_pd(_mm_loadu_pd(a + i + 2), _mm_loadu_pd(b + i + 2)), v23);
+  }
+  m0 = _mm_cvtsd_f64(v01);
+  m1 = _mm_cvtsd_f64(_mm_unpackhi_pd(v01, v01));
+  m2 = _mm_cvtsd_f64(v23);
+  m3 = _mm_cvtsd_f64(_mm_unpackhi_pd(v23, v23));
+#endif
   for (; i + 4 <= n; i += 4) {
     m0 = std::min(m0, a[i] + b[i]);
     m1 = std::min(m1, a[i + 1] + b[i + 1]);
@@ -100,12 +118,12 @@ bool DecompositionBound::BuildBatterySlot(const DecompositionOptions& options) {
     const double de = std::clamp(e * g.delta_kwh, de_min, de_max);
     g.edge_b.push_back(std::clamp(NetPower(m, de), -power_kw, power_kw));
   }
-  g.wear_usd_per_kw = m.wear_usd_per_kwh * m.step_hours;
   int64_t table = 0;
   for (const Slot& s : slots_) {
     table += static_cast<int64_t>(s.cost.size() / candidates_) * edges;
     if (table > options.max_battery_table) return false;
   }
+  g.wear_usd_per_kw = m.wear_usd_per_kwh * m.step_hours;
   g.slots.resize(c.slots());
   for (int t = 0; t < c.slots(); ++t) {
     const Slot& s = slots_[t];
@@ -128,12 +146,22 @@ bool DecompositionBound::BuildBatterySlot(const DecompositionOptions& options) {
       auto candidate = [&](double b) {
         b = std::clamp(b, b_lo, power_kw);
         bs.cand_b.push_back(b);
-        bs.cand_cost.push_back(SlotCostUsd(c.power, t, load + b));
+        // The wear, as the stage adds it: the iterations only subtract rho b.
+        bs.cand_value.push_back(SlotCostUsd(c.power, t, load + b) +
+                                g.wear_usd_per_kw * std::abs(b));
       };
       candidate(b_lo);
       candidate(0.0);
       candidate(power_kw);
       for (double k : kinks) candidate(k - load);
+    }
+    // Each candidate's edge interval, once: b* is always a candidate (edge_b is
+    // nondecreasing; -1 below the first edge).
+    for (double b : bs.cand_b) {
+      bs.cand_edge.push_back(
+          static_cast<int>(std::upper_bound(g.edge_b.begin(), g.edge_b.end(), b) -
+                           g.edge_b.begin()) -
+          1);
     }
     // Edge-major, so that a stage takes each edge's cheapest pattern in one pass.
     bs.edge_cost.resize(static_cast<size_t>(edges) * patterns);
@@ -149,55 +177,89 @@ bool DecompositionBound::BuildBatterySlot(const DecompositionOptions& options) {
   return true;
 }
 
-double DecompositionBound::BatteryWindow(int t, size_t p, int di, double rho, double& b) const {
+double DecompositionBound::BatteryWindow(int t, size_t i, int di, double rho, double& b) const {
   const BatteryGrid& g = battery_;
   const BatterySlot& bs = g.slots[t];
-  const size_t patterns = bs.load_kw.size();
+  const size_t patterns = bs.load_kw.size(), p = bs.live[i];
   const double lo_b = g.edge_b[di], hi_b = g.edge_b[di + 2];
   const double lo = std::max(lo_b, bs.b_lo[p]);
   if (lo > hi_b) return kInf;  // the pattern cannot discharge that much
   double cost = 0;
-  if (g.b_star[p] < lo) {
+  if (bs.b_star[i] < lo) {
     b = lo;
     cost = lo_b >= bs.b_lo[p] ? bs.edge_cost[di * patterns + p] : bs.cost_lo[p];
-  } else if (g.b_star[p] > hi_b) {
+  } else if (bs.b_star[i] > hi_b) {
     b = hi_b;
     cost = bs.edge_cost[(di + 2) * patterns + p];
   } else {
-    b = g.b_star[p];
-    return g.base[p];
+    b = bs.b_star[i];
+    return bs.base[i];
   }
-  return g.prices[p] + cost + g.wear_usd_per_kw * std::abs(b) - rho * b;
+  return bs.prices[i] + cost + g.wear_usd_per_kw * std::abs(b) - rho * b;
+}
+
+void DecompositionBound::RefreshBatteryLive() {
+  BatteryGrid& g = battery_;
+  const size_t edges = g.edge_b.size();
+  for (size_t t = 0; t < g.slots.size(); ++t) {
+    const Slot& s = slots_[t];
+    BatterySlot& bs = g.slots[t];
+    const int n = static_cast<int>(s.jobs.size());
+    const size_t patterns = bs.load_kw.size();
+    bs.live.clear();
+    for (size_t p = 0; p < patterns; ++p) {
+      bool live = true;
+      for (int k = 0; k < n && live && !s.excluded.empty(); ++k) {
+        live = !s.excluded[s.entry[p * n + k]];
+      }
+      if (live) bs.live.push_back(static_cast<int>(p));
+    }
+    bs.live_edge_cost.clear();
+    if (bs.live.size() == patterns) continue;
+    bs.live_edge_cost.resize(edges * bs.live.size());
+    double* out = bs.live_edge_cost.data();
+    for (size_t e = 0; e < edges; ++e) {
+      const double* row = bs.edge_cost.data() + e * patterns;
+      for (int p : bs.live) *out++ = row[p];
+    }
+  }
+  g.live_stale = false;
 }
 
 void DecompositionBound::BatteryPatternPrices(const DecompositionPrices& prices, int t) {
   FillTable(prices, t);
   const Slot& s = slots_[t];
   BatteryGrid& g = battery_;
-  const BatterySlot& bs = g.slots[t];
+  BatterySlot& bs = g.slots[t];
   const int n = static_cast<int>(s.jobs.size());
-  const size_t patterns = bs.load_kw.size();
+  const size_t live = bs.live.size();
   const double rho = battery_copy_ ? prices.battery[t] : 0.0;
-  g.prices.resize(patterns);
-  g.base.resize(patterns);
-  g.b_star.resize(patterns);
-  for (size_t p = 0; p < patterns; ++p) {
+  bs.prices.resize(live);
+  bs.base.resize(live);
+  bs.b_star.resize(live);
+  bs.b_star_edge.resize(live);
+  for (size_t i = 0; i < live; ++i) {
+    const size_t p = bs.live[i];
     double q = 0;
-    for (int k = 0; k < n; ++k) q -= s.table[s.entry[p * n + k]];  // excluded: +infinity
-    g.prices[p] = q;
+    for (int k = 0; k < n; ++k) q -= s.table[s.entry[p * n + k]];
+    bs.prices[i] = q;
     // The unconstrained minimum of f_p over its candidates.
-    double best = kInf, best_b = bs.b_lo[p];
-    for (int i = 0; i < bs.candidates; ++i) {
-      const size_t at = p * bs.candidates + i;
-      const double b = bs.cand_b[at];
-      const double v = bs.cand_cost[at] + g.wear_usd_per_kw * std::abs(b) - rho * b;
+    const size_t at = p * bs.candidates;
+    const double* value = bs.cand_value.data() + at;
+    const double* cand_b = bs.cand_b.data() + at;
+    double best = kInf;
+    int best_k = -1;
+    for (int k = 0; k < bs.candidates; ++k) {
+      const double v = value[k] - rho * cand_b[k];
       if (v < best) {
         best = v;
-        best_b = b;
+        best_k = k;
       }
     }
-    g.b_star[p] = best_b;
-    g.base[p] = q + best;
+    bs.b_star[i] = best_k >= 0 ? cand_b[best_k] : bs.b_lo[p];
+    // (No candidate below +infinity: base is +infinity and the stage skips the pattern.)
+    bs.b_star_edge[i] = best_k >= 0 ? bs.cand_edge[at + best_k] : -1;
+    bs.base[i] = q + best;
   }
 }
 
@@ -205,33 +267,31 @@ void DecompositionBound::BatteryStage(const DecompositionPrices& prices, int t) 
   BatteryPatternPrices(prices, t);
   BatteryGrid& g = battery_;
   const BatterySlot& bs = g.slots[t];
-  const size_t patterns = bs.load_kw.size();
+  const size_t live = bs.live.size();
   const double rho = battery_copy_ ? prices.battery[t] : 0.0;
   // Transition d's interval [b_lo_e, b_hi_e] (edges e = di, di + 2): each pattern's minimum
   // over it is at its minimiser b* when b* lies inside, else at the nearer edge. So the
   // stage is the least of the cheapest pattern at either edge (any pattern's value at an
   // edge is attained inside) and the cheapest minimum with b* in [b_di, b_{di+2}) (edge
   // intervals di and di + 1; a b* at b_{di+2} is counted by that edge): exact, in one pass
-  // over (edge, pattern) and one over the patterns.
+  // over (edge, live pattern) and one over the live patterns.
   const int edges = static_cast<int>(g.edge_b.size());
   g.edge_value.assign(edges, kInf);
   g.bucket_value.assign(edges, kInf);
   g.bucket_pattern.assign(edges, -1);
-  // The edge's pattern is found again only where the DP's path takes it (EdgePattern).
+  // The edge's pattern is found again only where the DP's path takes it (StagePattern).
+  const double* edge_cost = bs.LiveEdgeCost();
   for (int e = 0; e < edges; ++e) {
     const double b = g.edge_b[e];
-    g.edge_value[e] = MinOfSums(g.prices.data(),
-                                bs.edge_cost.data() + static_cast<size_t>(e) * patterns, patterns) +
+    g.edge_value[e] = MinOfSums(bs.prices.data(), edge_cost + static_cast<size_t>(e) * live, live) +
                       g.wear_usd_per_kw * std::abs(b) - rho * b;
   }
-  for (size_t p = 0; p < patterns; ++p) {
-    if (!(g.base[p] < kInf)) continue;
-    // The last edge at or below b* (edge_b is nondecreasing).
-    const int e = static_cast<int>(std::upper_bound(g.edge_b.begin(), g.edge_b.end(), g.b_star[p]) -
-                                   g.edge_b.begin() - 1);
-    if (e < 0 || g.base[p] >= g.bucket_value[e]) continue;
-    g.bucket_value[e] = g.base[p];
-    g.bucket_pattern[e] = static_cast<int>(p);
+  for (size_t i = 0; i < live; ++i) {
+    if (!(bs.base[i] < kInf)) continue;
+    const int e = bs.b_star_edge[i];  // the last edge at or below b*
+    if (e < 0 || bs.base[i] >= g.bucket_value[e]) continue;
+    g.bucket_value[e] = bs.base[i];
+    g.bucket_pattern[e] = static_cast<int>(i);
   }
   const int nd = g.d_max - g.d_min + 1;
   for (int di = 0; di < nd; ++di) {
@@ -248,7 +308,7 @@ void DecompositionBound::BatteryStage(const DecompositionPrices& prices, int t) 
     offer(g.edge_value[di + 2], -3 - di, g.edge_b[di + 2]);
     for (int e : {di, di + 1}) {
       if (g.bucket_pattern[e] >= 0) {
-        offer(g.bucket_value[e], g.bucket_pattern[e], g.b_star[g.bucket_pattern[e]]);
+        offer(g.bucket_value[e], g.bucket_pattern[e], bs.b_star[g.bucket_pattern[e]]);
       }
     }
     const size_t at = static_cast<size_t>(t) * nd + di;
@@ -258,20 +318,22 @@ void DecompositionBound::BatteryStage(const DecompositionPrices& prices, int t) 
   }
 }
 
-int DecompositionBound::StagePattern(const DecompositionPrices& prices, int t, int pick) {
-  if (pick >= 0) return pick;
-  // Edge e's cheapest pattern, by the same sums as its stage value.
-  BatteryPatternPrices(prices, t);
+int DecompositionBound::StagePattern(int t, int pick) const {
   const BatterySlot& bs = battery_.slots[t];
-  const size_t patterns = bs.load_kw.size(), e = static_cast<size_t>(-1 - pick);
-  const double* cost = bs.edge_cost.data() + e * patterns;
-  int best_p = 0;
-  for (size_t p = 1; p < patterns; ++p) {
-    if (battery_.prices[p] + cost[p] < battery_.prices[best_p] + cost[best_p]) {
-      best_p = static_cast<int>(p);
+  if (pick >= 0) return bs.live[pick];
+  // Edge e's cheapest live pattern, by the same sums as its stage value.
+  const size_t live = bs.live.size(), e = static_cast<size_t>(-1 - pick);
+  const double* cost = bs.LiveEdgeCost() + e * live;
+  size_t best = 0;
+  double best_value = bs.prices[0] + cost[0];
+  for (size_t i = 1; i < live; ++i) {
+    const double v = bs.prices[i] + cost[i];
+    if (v < best_value) {
+      best_value = v;
+      best = i;
     }
   }
-  return best_p;
+  return bs.live[best];
 }
 
 bool DecompositionBound::SolveBatterySlotSide(const DecompositionPrices& prices,
@@ -283,6 +345,7 @@ bool DecompositionBound::SolveBatterySlotSide(const DecompositionPrices& prices,
   g.stage.resize(static_cast<size_t>(slots) * nd);
   g.stage_b.resize(g.stage.size());
   g.stage_pattern.resize(g.stage.size());
+  if (g.live_stale) RefreshBatteryLive();
   for (int t = 0; t < slots; ++t) BatteryStage(prices, t);
   // Backward values over the cells: V_T is 0 at the final cell, V_t(c) = min_d stage_t(d) +
   // V_{t+1}(c + d).
@@ -319,7 +382,7 @@ bool DecompositionBound::SolveBatterySlotSide(const DecompositionPrices& prices,
       }
     }
     const size_t at = static_cast<size_t>(t) * nd + pick;
-    const int p = StagePattern(prices, t, g.stage_pattern[at]);
+    const int p = StagePattern(t, g.stage_pattern[at]);
     const Slot& s = slots_[t];
     const int n = static_cast<int>(s.jobs.size());
     for (int k = 0; k < n; ++k) {
@@ -358,7 +421,8 @@ void DecompositionBound::BatterySlotChoiceIncrements(const DecompositionPrices& 
   increments.resize(slots);
   std::vector<double> through(nd);
   for (int t = 0; t < slots; ++t) {
-    BatteryStage(prices, t);  // the patterns' prices and minimisers of slot t
+    // Slot t's scratch (the patterns' prices and minimisers) is SolveBatterySlotSide's at pi.
+    const BatterySlot& bs = g.slots[t];
     const double rho = battery_copy_ ? prices.battery[t] : 0.0;
     // through(d): the cheapest rest of a trajectory that makes step d in slot t.
     const double* before = g.forward.data() + static_cast<size_t>(t) * cells;
@@ -375,13 +439,14 @@ void DecompositionBound::BatterySlotChoiceIncrements(const DecompositionPrices& 
     const int n = static_cast<int>(s.jobs.size());
     std::vector<double>& inc = increments[t];
     inc.assign(s.table.size(), kInf);
-    for (size_t p = 0; p < g.prices.size(); ++p) {
-      if (!(g.prices[p] < kInf)) continue;
+    for (size_t i = 0; i < bs.live.size(); ++i) {
+      if (!(bs.prices[i] < kInf)) continue;
+      const size_t p = bs.live[i];
       double best = kInf;
       for (int di = 0; di < nd; ++di) {
         if (!(through[di] < kInf)) continue;
         double b = 0;
-        best = std::min(best, through[di] + BatteryWindow(t, p, di, rho, b));
+        best = std::min(best, through[di] + BatteryWindow(t, i, di, rho, b));
       }
       for (int k = 0; k < n; ++k) {
         double& v = inc[s.entry[p * n + k]];

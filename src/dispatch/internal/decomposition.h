@@ -228,13 +228,26 @@ class DecompositionBound {
   // Per slot: every pattern's load, its net-power domain [b_lo, P], the candidates of its
   // unconstrained minimum (cost at each) and its cost at every SoC-step edge.
   struct BatterySlot {
-    int candidates = 0;             // per pattern
-    std::vector<double> load_kw;    // per pattern
-    std::vector<double> b_lo;       // per pattern: max(-P, -L)
-    std::vector<double> cost_lo;    // per pattern: SlotCostUsd(L + b_lo)
-    std::vector<double> cand_b;     // patterns x kBatteryCandidates
-    std::vector<double> cand_cost;  // patterns x kBatteryCandidates: SlotCostUsd(L + b)
-    std::vector<double> edge_cost;  // edges x patterns: SlotCostUsd(L + b_e) (+inf below b_lo)
+    int candidates = 0;              // per pattern
+    std::vector<double> load_kw;     // per pattern
+    std::vector<double> b_lo;        // per pattern: max(-P, -L)
+    std::vector<double> cost_lo;     // per pattern: SlotCostUsd(L + b_lo)
+    std::vector<double> cand_b;      // patterns x candidates
+    std::vector<double> cand_value;  // patterns x candidates: SlotCostUsd(L + b) + wear |b|
+    std::vector<int> cand_edge;      // patterns x candidates: the last edge e with b_e <= b
+    std::vector<double> edge_cost;   // edges x patterns: SlotCostUsd(L + b_e) (+inf below b_lo)
+    // The live patterns (no choice excluded by Restrict), in pattern order, and their edge
+    // costs (edges x live; empty while every pattern is live: edge_cost serves). The
+    // evaluation skips the others, whose price is +infinity: below the root most are.
+    std::vector<int> live;
+    std::vector<double> live_edge_cost;
+    // Evaluation scratch per live pattern (BatteryPatternPrices): its price, minimiser b*
+    // and minimum, kept per slot so that StagePattern reads them back.
+    std::vector<double> prices, base, b_star;
+    std::vector<int> b_star_edge;  // cand_edge of b*
+    const double* LiveEdgeCost() const {
+      return live_edge_cost.empty() ? edge_cost.data() : live_edge_cost.data();
+    }
   };
   struct BatteryGrid {
     int cells = 0;
@@ -247,7 +260,7 @@ class DecompositionBound {
     // Evaluation scratch: per (slot, d) the stage's value, pattern and b; value functions.
     std::vector<double> stage, stage_b, backward, forward, through;
     std::vector<int> stage_pattern;
-    std::vector<double> prices, base, b_star;
+    bool live_stale = true;  // Restrict changed the exclusions: RefreshBatteryLive
     // Per edge: the cheapest pattern's value at b_e and that pattern; per edge interval
     // [b_e, b_{e+1}): the cheapest unconstrained minimum inside it and its pattern.
     std::vector<double> edge_value, bucket_value;
@@ -259,14 +272,17 @@ class DecompositionBound {
   // Slot t's stage at pi: the prices of its patterns into battery_.prices and, per d, the
   // cheapest (pattern, b) over the SoC interval into the stage arrays.
   void BatteryStage(const DecompositionPrices& pi, int t);
-  // Its first part: the patterns' prices, minimisers b* and minima into battery_.
+  // Its first part: the live patterns' prices, minimisers b* and minima into the slot's
+  // scratch.
   void BatteryPatternPrices(const DecompositionPrices& pi, int t);
+  // The live patterns of every slot after Restrict (BatterySlot::live).
+  void RefreshBatteryLive();
   // The pattern of a stage's pick (stage_pattern: a pattern, or -1 - e for edge e's
-  // cheapest, found again here by re-running slot t's stage at pi).
-  int StagePattern(const DecompositionPrices& pi, int t, int pick);
-  // Pattern p's value in slot t over transition index di (the stage's scratch at its
+  // cheapest, found again here from slot t's scratch of the last BatteryStage).
+  int StagePattern(int t, int pick) const;
+  // Live pattern i's value in slot t over transition index di (the stage's scratch at its
   // prices): the cheapest b (returned in `b`) of its SoC interval; +infinity if none.
-  double BatteryWindow(int t, size_t p, int di, double rho, double& b) const;
+  double BatteryWindow(int t, size_t i, int di, double rho, double& b) const;
   // For ChoiceBounds: per slot and table entry, the slot side's minimum with a pattern that
   // has the entry, minus its minimum ([t][entry]); needs SolveBatterySlotSide at pi first.
   void BatterySlotChoiceIncrements(const DecompositionPrices& pi,
