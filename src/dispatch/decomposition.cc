@@ -22,11 +22,13 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // small_3job_12slot S6.
 constexpr double kNodeBoundGap = 0.05;
 // ... and when its slot oracle enumerates patterns or runs a unit DP of at most this many
-// cells: a node's 250 iterations on the 16-job fleet (6.6 million cells) cost about 0.5 s,
-// and within 60 s its 53 decomposition nodes ended at a 1.00 % gap (647.17 / 640.70)
-// where the Lagrangian nodes below the root decomposition's bound and fixings ended at
-// 0.77 %; the 4- and 8-job fleets (0.8 and 1.7 million) gained from them.
-constexpr int64_t kNodeBoundCells = int64_t{1} << 22;
+// cells (the unit DP's own budget, DecompositionOptions::max_unit_dp_cells). At 2^22 the
+// 16-job fleet (6.6 million cells) kept Lagrangian nodes below the root decomposition's
+// bound: 19573 nodes in 60 s left that bound (640.66, gap 0.77 %) where it was, as their
+// LP-strength bounds stay below it. Since the unit DP's pass covers only the jobs' reach
+// (decomposition_slot_dp.cc), 434 decomposition nodes in the same 60 s ended at 644.29 /
+// 641.05, 0.50 % (docs/benchmarks.md, "Generated fleets").
+constexpr int64_t kNodeBoundCells = int64_t{1} << 23;
 
 // Choices of a plan in each slot of the job's window (0 idle, m + 1 graph mode m).
 void PlanChoices(const ScenarioContext& c, int j, const std::vector<Run>& runs,

@@ -282,8 +282,7 @@ class DecompositionBound {
   std::vector<JobWorkspace> work_;  // the job side's DP scratch, one per job
   std::vector<Slot> slots_;
   std::vector<EdgeCosts> costs_;
-  std::vector<char> masks_current_;              // per job: costs_[j] holds its restrictions' masks
-  std::vector<std::vector<int>> level_of_mode_;  // per job (dual.h)
+  std::vector<std::vector<int>> level_of_mode_;             // per job (dual.h)
   std::vector<std::vector<SlotRestriction>> restrictions_;  // per job (Restrict)
   std::vector<ProgressRestriction> progress_;               // (Restrict)
   std::vector<std::vector<char>> excluded_;                 // per job (Restrict; may be empty)
@@ -302,6 +301,7 @@ class DecompositionBound {
   int peak_coords_ = 0;
   bool green_coord_ = false;
   std::vector<double> contract_units_;
+  std::vector<char> masks_current_;  // per job: costs_[j] holds its restrictions' masks
 };
 
 struct DecompositionOutcome {
