@@ -22,11 +22,13 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // small_3job_12slot S6.
 constexpr double kNodeBoundGap = 0.05;
 // ... and when its slot oracle enumerates patterns or runs a unit DP of at most this many
-// cells: a node's 250 iterations on the 16-job fleet (6.6 million cells) cost about 0.5 s,
-// and within 60 s its 53 decomposition nodes ended at a 1.00 % gap (647.17 / 640.70)
-// where the Lagrangian nodes below the root decomposition's bound and fixings ended at
-// 0.77 %; the 4- and 8-job fleets (0.8 and 1.7 million) gained from them.
-constexpr int64_t kNodeBoundCells = int64_t{1} << 22;
+// cells (the unit DP's own budget, DecompositionOptions::max_unit_dp_cells). At 2^22 the
+// 16-job fleet (6.6 million cells) kept Lagrangian nodes below the root decomposition's
+// bound: 19573 nodes in 60 s left that bound (640.66, gap 0.77 %) where it was, as their
+// LP-strength bounds stay below it. Since the unit DP's pass covers only the jobs' reach
+// (decomposition_slot_dp.cc), 434 decomposition nodes in the same 60 s ended at 644.29 /
+// 641.05, 0.50 % (docs/benchmarks.md, "Generated fleets").
+constexpr int64_t kNodeBoundCells = int64_t{1} << 23;
 
 // Choices of a plan in each slot of the job's window (0 idle, m + 1 graph mode m).
 void PlanChoices(const ScenarioContext& c, int j, const std::vector<Run>& runs,
@@ -51,6 +53,7 @@ std::optional<DecompositionBound> DecompositionBound::Build(const ScenarioContex
   DecompositionBound d(c);
   d.slots_.resize(c.slots());
   d.costs_.resize(c.num_jobs());
+  d.masks_current_.assign(c.num_jobs(), 0);
   const double power_kw = c.power.use_battery ? c.power.battery.power_kw : 0.0;
   // With the grid contract the slot cost has more kinks (export and import caps).
   d.candidates_ = power_kw > 0 ? (c.power.HasGridContract() ? 10 : 4) : 1;
@@ -364,6 +367,7 @@ void DecompositionBound::Restrict(const std::vector<SlotRestriction>& restrictio
   const ScenarioContext& c = *c_;
   for (auto& r : restrictions_) r.clear();
   for (Slot& s : slots_) s.excluded.clear();
+  masks_current_.assign(c.num_jobs(), 0);
   progress_ = progress;
   excluded_ = excluded;
   battery_.live_stale = true;
@@ -428,7 +432,12 @@ bool DecompositionBound::SolveJobSide(const DecompositionPrices& prices, Decompo
     const int modes = sub.num_modes();
     EdgeCosts& costs = costs_[j];
     costs.Resize(modes, c.slots());
-    ApplyJobRestrictions(j, nullptr, costs);
+    // The restrictions' masks change only with Restrict (and ChoiceBounds' re-solves, which
+    // mark them stale): built once, not per evaluation (a twentieth of a fleet node's time).
+    if (!masks_current_[j]) {
+      ApplyJobRestrictions(j, nullptr, costs);
+      masks_current_[j] = 1;
+    }
     for (int m = 0; m < modes; ++m) {
       double* row = costs.PrefixRow(m);
       for (int t = 0; t < c.slots(); ++t) {
@@ -496,6 +505,18 @@ void DecompositionBound::PatternValues(const DecompositionPrices& prices, int t,
   auto candidate = [&](size_t q) {
     return s.cost[q] - rho * s.net_kw[q] + (priced ? import_price * s.grid_kw[q] : 0.0);
   };
+  // Without a battery or contract prices a pattern's or level's value starts from its cost
+  // (the candidate above is that cost, exactly): a copy. On the fleets' unit DP the loop
+  // below was about a tenth of a decomposition node's time.
+  if (candidates_ == 1 && !priced) {
+    for (size_t p = 0; p < patterns; ++p, e += width) {
+      double v = s.cost[p];
+      for (int k = 0; k < width; ++k) v -= s.table[e[k]];
+      values[p] = v;
+      picks[p] = p;
+    }
+    return;
+  }
   for (size_t p = 0; p < patterns; ++p, e += width) {
     // With a battery: the best of the pattern's candidates b at the copy's price rho.
     const size_t at = p * candidates_;

@@ -2,7 +2,8 @@
 // paper instances (a pattern budget of 0), it gives the enumeration's values at any prices,
 // with and without restrictions, and its choices attain them; its reduced-cost bounds are
 // the enumeration's; its bound stays below CBC's optimum; and the rule uses it on generated
-// fleets only where IT power is proportional to GPUs and its cells fit the budget.
+// fleets only where IT power is proportional to GPUs and its cells fit the budget. The DP
+// itself agrees with brute force on random shapes.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -252,6 +253,103 @@ TEST_CASE("unit DP: the rule takes it on fleets where power is proportional to G
   REQUIRE(d.has_value());
   CHECK(d->unit_dp_cells() == 0);
   CHECK(d->pattern_entries() == 20880);
+}
+
+// Every pattern of a shape by brute force: the minimum of level_value[g] - sum of its
+// choices' prices over the patterns of g < levels units, and per choice the minimum over
+// the patterns that have it.
+double BruteForce(const UnitDpShape& shape, const std::vector<double>& table,
+                  const std::vector<double>& level_value, std::vector<double>& with_choice) {
+  const int n = shape.jobs();
+  with_choice.assign(table.size(), kInf);
+  double best = kInf;
+  std::vector<int> pick(n, 0);  // index within each job's range
+  while (true) {
+    int units = 0;
+    double value = 0;
+    bool allowed = true;
+    for (int k = 0; k < n; ++k) {
+      const int i = shape.offset[k] + pick[k];
+      units += shape.units[i];
+      allowed = allowed && table[i] != -kInf;
+      value -= table[i];
+    }
+    if (allowed && units < shape.levels) {
+      value += level_value[units];
+      best = std::min(best, value);
+      for (int k = 0; k < n; ++k) {
+        double& w = with_choice[shape.offset[k] + pick[k]];
+        w = std::min(w, value);
+      }
+    }
+    int k = 0;
+    while (k < n && ++pick[k] == shape.offset[k + 1] - shape.offset[k]) pick[k++] = 0;
+    if (k == n) break;
+  }
+  return best;
+}
+
+TEST_CASE("unit DP: random shapes against brute force (reach, units beyond the levels)",
+          "[decomp]") {
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<double> price(-5.0, 5.0);
+  UnitPatternDp dp;  // one scratch for every shape, as a DecompositionBound keeps it
+  for (int round = 0; round < 300; ++round) {
+    UnitDpShape shape;
+    const int n = std::uniform_int_distribution<int>(0, 5)(rng);
+    shape.levels = std::uniform_int_distribution<int>(1, 14)(rng);
+    shape.offset = {0};
+    for (int k = 0; k < n; ++k) {
+      const int choices = std::uniform_int_distribution<int>(1, 4)(rng);
+      shape.units.push_back(0);  // idle
+      for (int c = 1; c < choices; ++c) {
+        // Up to past the levels: a choice that no level holds, and jobs whose units
+        // together reach beyond the levels (the capacity binds) or not.
+        shape.units.push_back(std::uniform_int_distribution<int>(1, shape.levels + 2)(rng));
+      }
+      shape.offset.push_back(static_cast<int>(shape.units.size()));
+    }
+    std::vector<double> table(shape.units.size());
+    for (double& p : table) {
+      p = std::uniform_int_distribution<int>(0, 5)(rng) == 0 ? -kInf : price(rng);
+    }
+    std::vector<double> level_value(shape.levels);
+    for (double& v : level_value) v = 3.0 * price(rng);
+    std::vector<double> expected;
+    const double best = BruteForce(shape, table, level_value, expected);
+    INFO("round " << round << ", jobs " << n << ", levels " << shape.levels);
+    std::vector<int> choice(n, -1);
+    const UnitDpMinimum m = dp.Minimise(shape, table, level_value, choice);
+    if (best == kInf) {
+      CHECK(m.value == kInf);
+    } else {
+      CHECK(m.value == Approx(best).margin(1e-9));
+      // Its choices attain it at its level.
+      int units = 0;
+      double value = 0;
+      for (int k = 0; k < n; ++k) {
+        REQUIRE(choice[k] >= 0);
+        const int i = shape.offset[k] + choice[k];
+        REQUIRE(table[i] != -kInf);
+        units += shape.units[i];
+        value -= table[i];
+      }
+      CHECK(units == m.level);
+      REQUIRE(units < shape.levels);
+      CHECK(value + level_value[units] == Approx(m.value).margin(1e-9));
+    }
+    std::vector<double> with_choice;
+    const double minimum = dp.ChoiceMinima(shape, table, level_value, with_choice);
+    CHECK((minimum == kInf ? best == kInf : minimum == Approx(best).margin(1e-9)));
+    REQUIRE(with_choice.size() == expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) {
+      if (expected[i] == kInf) {
+        CHECK(with_choice[i] == kInf);
+      } else {
+        CHECK(with_choice[i] == Approx(expected[i]).margin(1e-9));
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -317,6 +317,7 @@ class DecompositionBound {
   int peak_coords_ = 0;
   bool green_coord_ = false;
   std::vector<double> contract_units_;
+  std::vector<char> masks_current_;  // per job: costs_[j] holds its restrictions' masks
 };
 
 struct DecompositionOutcome {

@@ -66,6 +66,7 @@ class UnitPatternDp {
                std::span<const double> level_value);
   std::vector<double> left_;  // s_k(g): GPU units g still to fill by jobs k..n-1
   std::vector<double> used_;  // w_k(g): jobs k..n-1 use exactly g units (ChoiceMinima)
+  std::vector<int> reach_;    // the most units jobs k..n-1 can fill (Forward)
 };
 
 }  // namespace ckptdp::internal
