@@ -1,9 +1,10 @@
-// Where the decomposition's root gap on small_3job_12slot S6 sits (issue 13; docs/
-// benchmarks.md, "The decomposition bound at the root"): the decomposition with some jobs'
-// copies fixed at the optimum's choices. Every such bound is at most the optimum (it
-// bounds the schedules through those choices, the optimum among them), and fixing every
-// job closes the gap: the battery and the slot side are tight at the optimum's levels, so
-// what the free decomposition loses comes from mixing the jobs' paths.
+// Where the decomposition's root gap on small_3job_12slot sits (issue 13; docs/
+// benchmarks.md, "Why small_3job_12slot S6 stays 3 % below its optimum"): the
+// decomposition with some jobs' copies fixed at the optimum's choices. Every such bound is
+// at most the optimum (it bounds the schedules through those choices, the optimum among
+// them), and fixing LLM-7B alone closes the gap: the battery and the slot side are tight at
+// the optimum's levels, so what the free decomposition loses is its freedom over the
+// jobs' paths.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -103,7 +104,7 @@ TEST_CASE("decomposition gap on small_3job_12slot: fixing LLM-7B at the optimum 
                                     << 100 * (optimum - bound) / optimum << " % below the optimum");
       // Valid: the optimum is among the schedules through the fixed choices.
       CHECK(bound <= optimum + 1e-6);
-      // The finding: LLM-7B's path alone carries the gap. With it fixed, the decomposition
+      // The finding: with LLM-7B's path fixed at the optimum's, the decomposition
       // (in S6 the battery's copy and the slot side's battery DP included) reaches the
       // optimum.
       if (!fixed.empty() && fixed.front() == 0) CHECK(RelativeGap(optimum, bound) <= 1e-4);
