@@ -128,8 +128,9 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
       Spec("progress-branching",
            "decomposition nodes: 1 branches on a job's progress (\"at least k segments by "
            "slot t\") where x-bar splits it, 2 where it splits it at least as evenly as a "
-           "level, 0 on levels only",
-           0.0, 0.0, 2.0, &SolveOptions::progress_branching),
+           "level, 0 on levels only, -1 (auto) 2 where the slot side is the DP over GPU "
+           "units (fleets) and 0 where it enumerates patterns",
+           -1.0, -1.0, 2.0, &SolveOptions::progress_branching),
       // The battery inside the decomposition's slot side (#13: docs/engine.md).
       Spec("battery-slot-cells",
            "with a battery: where the root decomposition's gap stays open, its slot side also "

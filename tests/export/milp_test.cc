@@ -330,7 +330,7 @@ TEST_CASE("export: CBC's optimum lies between the engine's bound and incumbent",
       // The decomposition's branch and bound with every tree option the other way round
       // from the default (levels or progress, node fixing, early and strong branching).
       SolveOptions tree;
-      tree.progress_branching = 1 - tree.progress_branching;
+      tree.progress_branching = 1;  // the default is 2 or 0 (auto), never 1
       tree.node_fixing = 1 - tree.node_fixing;
       tree.early_branching_window = tree.early_branching_window > 0 ? 0 : 25;
       tree.strong_branching_candidates = tree.strong_branching_candidates > 0 ? 0 : 3;

@@ -52,10 +52,11 @@ struct SolveOptions {
   // rank calls SolveScenario with the same arguments; rank 0's Result is the answer.
   const Communicator* comm = nullptr;
   // The decomposition's branch and bound (docs/engine.md): branching on progress (1; 2: only
-  // where x-bar splits it as evenly as a level) or on levels only (0), reduced-cost fixing at
+  // where x-bar splits it as evenly as a level) or on levels only (0); -1: 2 where the slot
+  // side is the unit DP (fleets), else 0. Reduced-cost fixing at
   // every node (1) or at the root only (0), early branching's window in volume iterations
   // (0 = off), strong-branching candidates among the progress splits (0 = off).
-  int progress_branching = 0;
+  int progress_branching = -1;
   int node_fixing = 1;
   int early_branching_window = 0;
   int strong_branching_candidates = 0;
