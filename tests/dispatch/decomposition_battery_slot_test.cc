@@ -13,6 +13,7 @@
 #include "dispatch/internal/dual.h"
 #include "dispatch/internal/solver_log.h"
 #include "support/paths.h"
+#include "support/root_lagrangian.h"
 
 namespace ckptdp::internal {
 namespace {
@@ -121,12 +122,7 @@ TEST_CASE("battery slot DP: the bound stays below the S6 optimum and its fixing 
     const std::vector<JobModes> modes = *BuildAllModes(in);
     ScenarioContext c = MakeContext(in, modes, Scenario::kS6);
     Workspaces work = MakeWorkspaces(c);
-    SolveOptions root;
-    root.max_nodes = 0;
-    root.threads = 1;
-    SolverLog quiet(nullptr, kLogQuiet, Clock::now());
-    absl::StatusOr<EngineOutcome> lagrangian =
-        RunLagrangian(c, work, root, Clock::now(), RootSetup{}, quiet);
+    const absl::StatusOr<EngineOutcome> lagrangian = testing::RootLagrangian(c, work);
     REQUIRE(lagrangian.ok());
     const bool paper = in.name == "paper_2048gpu";
     for (int cells : {25, 100}) {
@@ -188,12 +184,7 @@ TEST_CASE("battery slot DP: reduced-cost fixing keeps every choice of a proven o
     REQUIRE(solved->status == SolveStatus::kOptimal);
     ScenarioContext c = MakeContext(in, modes, Scenario::kS6);
     Workspaces work = MakeWorkspaces(c);
-    SolveOptions root;
-    root.max_nodes = 0;
-    root.threads = 1;
-    SolverLog quiet(nullptr, kLogQuiet, Clock::now());
-    absl::StatusOr<EngineOutcome> lagrangian =
-        RunLagrangian(c, work, root, Clock::now(), RootSetup{}, quiet);
+    const absl::StatusOr<EngineOutcome> lagrangian = testing::RootLagrangian(c, work);
     REQUIRE(lagrangian.ok());
     std::optional<DecompositionBound> d = DecompositionBound::Build(c, BatterySlot(50, false));
     REQUIRE(d.has_value());

@@ -23,6 +23,7 @@
 #include "dispatch/internal/solver_log.h"
 #include "support/cbc.h"
 #include "support/paths.h"
+#include "support/root_lagrangian.h"
 
 namespace ckptdp::internal {
 namespace {
@@ -194,13 +195,8 @@ TEST_CASE("unit DP: its bound stays below CBC's optimum on the small instances",
       REQUIRE(best.optimal);
       const double tol = 1e-6 * std::max(1.0, std::abs(best.objective));
       ScenarioContext c = MakeContext(in, modes, scenario);
-      SolveOptions root;
-      root.max_nodes = 0;
-      root.threads = 1;
       Workspaces work = MakeWorkspaces(c);
-      SolverLog quiet(nullptr, kLogQuiet, Clock::now());
-      absl::StatusOr<EngineOutcome> lagrangian =
-          RunLagrangian(c, work, root, Clock::now(), RootSetup{}, quiet);
+      const absl::StatusOr<EngineOutcome> lagrangian = testing::RootLagrangian(c, work);
       REQUIRE(lagrangian.ok());
       Oracles o = BuildBoth(c);
       DecompositionOptions volume;

@@ -14,7 +14,8 @@
 #include "dispatch/internal/decomposition.h"
 #include "dispatch/internal/dual.h"
 #include "dispatch/internal/solver_log.h"
-#include "support/paths.h"
+#include "support/instance_modes.h"
+#include "support/root_lagrangian.h"
 
 namespace ckptdp::internal {
 namespace {
@@ -67,11 +68,9 @@ double RestrictedBound(const ScenarioContext& c, const std::vector<double>& lamb
 
 TEST_CASE("decomposition gap on small_3job_12slot: fixing LLM-7B at the optimum closes it",
           "[decomp]") {
-  absl::StatusOr<Instance> loaded =
-      LoadInstance(testing::SourcePath("instances/small_3job_12slot.json"));
-  REQUIRE(loaded.ok());
-  const Instance& in = *loaded;
-  const std::vector<JobModes> modes = *BuildAllModes(in);
+  const testing::InstanceModes loaded = testing::LoadInstanceModes("small_3job_12slot.json");
+  const Instance& in = loaded.instance;
+  const std::vector<JobModes>& modes = loaded.modes;
   // CBC's optima (docs/benchmarks.md), 4 decimals.
   const std::pair<Scenario, double> cases[] = {{Scenario::kS4, 13.5850}, {Scenario::kS6, 11.3837}};
   for (const auto& [scenario, cbc] : cases) {
@@ -85,12 +84,7 @@ TEST_CASE("decomposition gap on small_3job_12slot: fixing LLM-7B at the optimum 
     CHECK(optimum == Approx(cbc).margin(1e-4));
     ScenarioContext c = MakeContext(in, modes, scenario);
     Workspaces work = MakeWorkspaces(c);
-    SolveOptions root;
-    root.max_nodes = 0;
-    root.threads = 1;
-    SolverLog quiet(nullptr, kLogQuiet, Clock::now());
-    absl::StatusOr<EngineOutcome> lagrangian =
-        RunLagrangian(c, work, root, Clock::now(), RootSetup{}, quiet);
+    const absl::StatusOr<EngineOutcome> lagrangian = testing::RootLagrangian(c, work);
     REQUIRE(lagrangian.ok());
     // Jobs 0, 1, 2: LLM-7B, LLM-3B, LLM-1B.
     const std::vector<std::vector<int>> subsets = {{}, {1}, {2}, {1, 2}, {0}, {0, 1, 2}};

@@ -14,6 +14,7 @@
 #include "dispatch/internal/dual.h"
 #include "dispatch/internal/solver_log.h"
 #include "support/paths.h"
+#include "support/root_lagrangian.h"
 
 namespace ckptdp::internal {
 namespace {
@@ -150,13 +151,8 @@ TEST_CASE("decomposition: the bound lies between the Lagrangian bound and the op
     for (Scenario scenario : {Scenario::kS4, Scenario::kS6}) {
       INFO(ScenarioName(scenario));
       ScenarioContext c = MakeContext(in, modes, scenario);
-      SolveOptions root;
-      root.max_nodes = 0;
-      root.threads = 1;
       Workspaces work = MakeWorkspaces(c);
-      SolverLog quiet(nullptr, kLogQuiet, Clock::now());
-      absl::StatusOr<EngineOutcome> lagrangian =
-          RunLagrangian(c, work, root, Clock::now(), RootSetup{}, quiet);
+      const absl::StatusOr<EngineOutcome> lagrangian = testing::RootLagrangian(c, work);
       REQUIRE(lagrangian.ok());
       REQUIRE(lagrangian->incumbent.has_value());
       std::optional<DecompositionBound> d = DecompositionBound::Build(c, DecompositionOptions{});
@@ -285,12 +281,7 @@ TEST_CASE("decomposition: reduced-cost fixing keeps every choice of a proven opt
       REQUIRE(solved->status == SolveStatus::kOptimal);
       ScenarioContext c = MakeContext(in, modes, scenario);
       Workspaces work = MakeWorkspaces(c);
-      SolveOptions root;
-      root.max_nodes = 0;
-      root.threads = 1;
-      SolverLog quiet(nullptr, kLogQuiet, Clock::now());
-      absl::StatusOr<EngineOutcome> lagrangian =
-          RunLagrangian(c, work, root, Clock::now(), RootSetup{}, quiet);
+      const absl::StatusOr<EngineOutcome> lagrangian = testing::RootLagrangian(c, work);
       REQUIRE(lagrangian.ok());
       std::optional<DecompositionBound> d = DecompositionBound::Build(c, DecompositionOptions{});
       REQUIRE(d.has_value());

@@ -19,6 +19,7 @@
 #include "dispatch/internal/solver_log.h"
 #include "support/cbc.h"
 #include "support/paths.h"
+#include "support/root_lagrangian.h"
 
 namespace ckptdp::internal {
 namespace {
@@ -67,13 +68,8 @@ TEST_CASE("grid contract decomposition: the bound with nu and mu stays below CBC
     const double tol = 1e-6 * std::max(1.0, std::abs(optimum));
 
     ScenarioContext c = MakeContext(in, *modes, k.scenario);
-    SolveOptions root;
-    root.max_nodes = 0;
-    root.threads = 1;
     Workspaces work = MakeWorkspaces(c);
-    SolverLog quiet(nullptr, kLogQuiet, Clock::now());
-    absl::StatusOr<EngineOutcome> lagrangian =
-        RunLagrangian(c, work, root, Clock::now(), RootSetup{}, quiet);
+    const absl::StatusOr<EngineOutcome> lagrangian = testing::RootLagrangian(c, work);
     REQUIRE(lagrangian.ok());
     REQUIRE(lagrangian->incumbent.has_value());
     std::optional<DecompositionBound> d = DecompositionBound::Build(c, DecompositionOptions{});
