@@ -125,6 +125,16 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
            "every n-th round of the neighbourhood search re-optimises 2-3 interacting jobs "
            "jointly with the other jobs fixed, instead of ruin and recreate (0 = never)",
            0.0, 0.0, 1e6, &SolveOptions::reoptimise_every),
+      // The neighbourhood search on several cores (#21: docs/engine.md).
+      Spec("search-streams",
+           "neighbourhood-search streams run side by side from the same incumbent, sharing the "
+           "cheapest schedule after each batch of rounds; the result depends on this, not on "
+           "--threads (0 = auto: 2 from 16 jobs, else 1)",
+           0.0, 0.0, 64.0, &SolveOptions::search_streams),
+      Spec("neighbourhood-size",
+           "jobs a round of the neighbourhood search removes and re-inserts at most, at least 2 "
+           "(0 = auto: 3 from 16 jobs, else 6)",
+           0.0, 0.0, 1e4, &SolveOptions::neighbourhood_size),
       Spec("progress-branching",
            "decomposition nodes: 1 branches on a job's progress (\"at least k segments by "
            "slot t\") where x-bar splits it, 2 where it splits it at least as evenly as a "

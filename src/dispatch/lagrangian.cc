@@ -12,6 +12,7 @@
 #include "dispatch/internal/guided_search.h"
 #include "dispatch/internal/multiplier_update.h"
 #include "dispatch/internal/neighbourhood.h"
+#include "dispatch/internal/portfolio_search.h"
 #include "dispatch/internal/repair.h"
 
 namespace ckptdp::internal {
@@ -307,6 +308,7 @@ absl::Status Root::SearchAfterRoot() {
     NeighbourhoodOptions lns;
     lns.guide = &average_;
     lns.reoptimise_every = options_.reoptimise_every;
+    lns.max_removed = ResolveNeighbourhoodSize(options_.neighbourhood_size, c_.num_jobs());
     // At --log-level 2, a row per improvement: how the incumbent moves over a long search.
     if (options_.log_level >= kLogEveryRow) {
       lns.on_improvement = [this](double, int rounds) {
@@ -320,17 +322,20 @@ absl::Status Root::SearchAfterRoot() {
     // Distributed: every rank searches on its own seed stream, in batches after which the
     // ranks share the cheapest schedule (distributed_search.h).
     SearchTraffic traffic;
+    const int streams =
+        comm_ != nullptr ? 1 : ResolveSearchStreams(options_.search_streams, c_.num_jobs());
     CKPTDP_ASSIGN_OR_RETURN(
         const NeighbourhoodStats stats,
         comm_ != nullptr
             ? DistributedNeighbourhoodSearch(c_, work_, *comm_, out_.incumbent, out_.multipliers,
                                              lns, search_until, good_enough, traffic)
-            : ImproveByNeighbourhoodSearch(c_, work_, *out_.incumbent, out_.multipliers, lns,
-                                           search_until, good_enough));
+            : PortfolioNeighbourhoodSearch(c_, work_, *out_.incumbent, out_.multipliers, lns,
+                                           streams, options_.threads, search_until, good_enough));
     out_.neighbourhood_rounds = stats.rounds;
-    Log("lns", absl::StrFormat("neighbourhood search: %d rounds, %d improvements, %d full "
+    Log("lns", absl::StrFormat("neighbourhood search%s: %d rounds, %d improvements, %d full "
                                "evaluations; RINS: %d rounds, %d improvements; groups: %d "
                                "rounds, %d improvements, %d proven",
+                               streams > 1 ? absl::StrFormat(" (%d streams)", streams) : "",
                                stats.rounds, stats.improvements, stats.evaluations,
                                stats.guided_rounds, stats.guided_improvements, stats.group_rounds,
                                stats.group_improvements, stats.group_proven));

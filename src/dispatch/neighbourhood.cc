@@ -165,6 +165,11 @@ absl::StatusOr<bool> ReoptimiseGroupRound(const ScenarioContext& c, Workspaces& 
 
 }  // namespace
 
+int ResolveNeighbourhoodSize(int requested, int jobs) {
+  if (requested > 0) return std::max(2, requested);
+  return jobs >= kFleetSearchMinJobs ? kFleetNeighbourhoodSize : NeighbourhoodOptions{}.max_removed;
+}
+
 absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
     const ScenarioContext& c, Workspaces& work, Evaluated& current, const Multipliers& prices,
     const NeighbourhoodOptions& options, const Deadline& deadline,

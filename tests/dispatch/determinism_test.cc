@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "ckptdp/engine.h"
+#include "ckptdp/generate.h"
 #include "support/paths.h"
 
 namespace ckptdp {
@@ -124,6 +125,39 @@ TEST_CASE("The decomposition's branch and bound gives the same result with 1 2 a
         CHECK(results[i].lower_bound_usd == results[0].lower_bound_usd);
         CHECK(results[i].solver.nodes == results[0].solver.nodes);
       }
+    }
+  }
+}
+
+// From 16 jobs the neighbourhood search runs as a portfolio of two streams on the threads
+// there are (portfolio_search.h): the streams, not the threads, fix the result.
+TEST_CASE("A fleet's portfolio search gives the same result with 1, 2 and 8 threads", "[engine]") {
+  GenerateOptions generate;
+  generate.jobs = 16;
+  generate.hours = 24;
+  generate.seed = 7;
+  absl::StatusOr<Instance> in = GenerateInstance(generate);
+  REQUIRE(in.ok());
+  for (Scenario s : {Scenario::kS4, Scenario::kS6}) {
+    INFO(ScenarioName(s));
+    std::vector<Result> results;
+    for (int threads : {1, 2, 8}) {
+      SolveOptions options;
+      options.threads = threads;
+      options.max_iterations = 30;
+      options.neighbourhood_stall_rounds = 1;  // 100 rounds per stream without improvement
+      options.max_nodes = 0;
+      options.decomposition_iterations = 0;
+      options.diagnose_capacity = false;
+      absl::StatusOr<Result> r = SolveScenario(*in, s, options);
+      REQUIRE(r.ok());
+      REQUIRE(r->status != SolveStatus::kTimeLimit);
+      results.push_back(*r);
+    }
+    for (size_t i = 1; i < results.size(); ++i) {
+      CHECK(results[i].schedule == results[0].schedule);
+      CHECK(results[i].objective_usd == results[0].objective_usd);
+      CHECK(results[i].lower_bound_usd == results[0].lower_bound_usd);
     }
   }
 }

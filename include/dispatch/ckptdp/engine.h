@@ -41,7 +41,13 @@ struct SolveOptions {
   // How the root decomposition bound's multipliers move (docs/engine.md, "Dual methods").
   DualMethod dual_method = DualMethod::kVolume;
   int reoptimise_every = 0;  // every n-th neighbourhood round re-optimises 2-3 jobs (0 = never)
-  int log_level = 1;         // 0 quiet, 1 changes and throttled progress, 2 every iteration
+  // Neighbourhood-search streams run side by side as a portfolio that shares its cheapest
+  // schedule in batches (docs/engine.md); the result depends on it, not on `threads`.
+  // 0: auto, 2 from 16 jobs, else 1.
+  int search_streams = 0;
+  // Jobs a neighbourhood round removes at most (0: auto, 3 from 16 jobs, else 6).
+  int neighbourhood_size = 0;
+  int log_level = 1;              // 0 quiet, 1 changes and throttled progress, 2 every iteration
   bool diagnose_capacity = true;  // when no schedule is found, search the binding site limit
   std::ostream* log = nullptr;    // the solver log (docs/engine.md, "The log")
   // The stop token: once it reads true, the search stops at its next check of the deadline

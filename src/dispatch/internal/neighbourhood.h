@@ -28,6 +28,19 @@
 
 namespace ckptdp::internal {
 
+// From this many jobs the search runs into the time limit (fleets) rather than ending by
+// its stall rule within a fraction of a second (the paper and small instances); two
+// defaults change there: smaller neighbourhoods (ResolveNeighbourhoodSize) and two streams
+// (portfolio_search.h).
+inline constexpr int kFleetSearchMinJobs = 16;
+
+// Jobs a round removes at most for SolveOptions::neighbourhood_size (0: auto): 6 below
+// kFleetSearchMinJobs jobs, kFleetNeighbourhoodSize from there, where the rounds are
+// bounded by their path solves and more, smaller rounds closed more of the gap in the
+// same time (docs/benchmarks.md, "Smaller neighbourhoods on fleets").
+inline constexpr int kFleetNeighbourhoodSize = 3;
+int ResolveNeighbourhoodSize(int requested, int jobs);
+
 struct NeighbourhoodOptions {
   int max_removed = 6;     // jobs removed per round at most (at least 2 when there are 2)
   int stall_rounds = 200;  // stop after this many rounds in a row without improvement
