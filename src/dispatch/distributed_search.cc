@@ -18,14 +18,6 @@ std::uint64_t Mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-void Add(const NeighbourhoodStats& s, NeighbourhoodStats& total) {
-  total.rounds += s.rounds;
-  total.improvements += s.improvements;
-  total.evaluations += s.evaluations;
-  total.guided_rounds += s.guided_rounds;
-  total.guided_improvements += s.guided_improvements;
-}
-
 }  // namespace
 
 std::uint64_t BatchSeed(std::uint64_t seed, int rank, int batch) {
@@ -68,7 +60,7 @@ absl::StatusOr<NeighbourhoodStats> DistributedNeighbourhoodSearch(
     for (const std::string& bytes : all) {
       BytesReader in(bytes);
       const NeighbourhoodStats theirs = in.Get<NeighbourhoodStats>();
-      Add(theirs, total);
+      total += theirs;
       rounds += theirs.rounds;
       out_of_time = out_of_time || in.Get<char>() != 0;
       offers.push_back(in.Get<double>());

@@ -133,7 +133,7 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
            0.0, 0.0, 64.0, &SolveOptions::search_streams),
       Spec("neighbourhood-size",
            "jobs a round of the neighbourhood search removes and re-inserts at most, at least 2 "
-           "(0 = auto: 3 from 16 jobs, else 6)",
+           "(0 = auto: 3 from 16 jobs without a battery, else 6)",
            0.0, 0.0, 1e4, &SolveOptions::neighbourhood_size),
       Spec("progress-branching",
            "decomposition nodes: 1 branches on a job's progress (\"at least k segments by "

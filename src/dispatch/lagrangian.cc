@@ -308,7 +308,8 @@ absl::Status Root::SearchAfterRoot() {
     NeighbourhoodOptions lns;
     lns.guide = &average_;
     lns.reoptimise_every = options_.reoptimise_every;
-    lns.max_removed = ResolveNeighbourhoodSize(options_.neighbourhood_size, c_.num_jobs());
+    lns.max_removed =
+        ResolveNeighbourhoodSize(options_.neighbourhood_size, c_.num_jobs(), c_.traits.battery);
     // At --log-level 2, a row per improvement: how the incumbent moves over a long search.
     if (options_.log_level >= kLogEveryRow) {
       lns.on_improvement = [this](double, int rounds) {

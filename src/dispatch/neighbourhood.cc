@@ -165,9 +165,10 @@ absl::StatusOr<bool> ReoptimiseGroupRound(const ScenarioContext& c, Workspaces& 
 
 }  // namespace
 
-int ResolveNeighbourhoodSize(int requested, int jobs) {
+int ResolveNeighbourhoodSize(int requested, int jobs, bool battery) {
   if (requested > 0) return std::max(2, requested);
-  return jobs >= kFleetSearchMinJobs ? kFleetNeighbourhoodSize : NeighbourhoodOptions{}.max_removed;
+  return jobs >= kFleetSearchMinJobs && !battery ? kFleetNeighbourhoodSize
+                                                 : NeighbourhoodOptions{}.max_removed;
 }
 
 absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(

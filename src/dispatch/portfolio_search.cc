@@ -10,21 +10,6 @@
 #include "dispatch/internal/distributed_search.h"
 
 namespace ckptdp::internal {
-namespace {
-
-void Add(const NeighbourhoodStats& s, NeighbourhoodStats& total) {
-  total.rounds += s.rounds;
-  total.improvements += s.improvements;
-  total.evaluations += s.evaluations;
-  total.guided_rounds += s.guided_rounds;
-  total.guided_improvements += s.guided_improvements;
-  total.group_rounds += s.group_rounds;
-  total.group_improvements += s.group_improvements;
-  total.group_proven += s.group_proven;
-}
-
-}  // namespace
-
 int ResolveSearchStreams(int requested, int jobs) {
   if (requested > 0) return requested;
   return jobs >= kFleetSearchMinJobs ? 2 : 1;
@@ -71,7 +56,7 @@ absl::StatusOr<NeighbourhoodStats> PortfolioNeighbourhoodSearch(
     int best = -1;
     for (int s = 0; s < streams; ++s) {
       if (!got[s]->ok()) return got[s]->status();
-      Add(**got[s], total);
+      total += **got[s];
       rounds += (*got[s])->rounds;
       const double against = best < 0 ? incumbent.cost_usd : trial[best].cost_usd;
       if (trial[s].feasible && Improves(trial[s].cost_usd, against)) best = s;

@@ -14,6 +14,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The results of one solve on several thread counts agree in everything they report.
+void CheckAllEqual(const std::vector<Result>& results) {
+  for (size_t i = 1; i < results.size(); ++i) {
+    CHECK(results[i].status == results[0].status);
+    CHECK(results[i].schedule == results[0].schedule);
+    CHECK(results[i].objective_usd == results[0].objective_usd);
+    CHECK(results[i].lower_bound_usd == results[0].lower_bound_usd);
+    CHECK(results[i].solver.nodes == results[0].solver.nodes);
+  }
+}
+
 TEST_CASE("Every shipped instance gives the same result with 1, 2 and 8 threads", "[engine]") {
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(testing::SourcePath("instances"))) {
@@ -52,13 +63,7 @@ TEST_CASE("Every shipped instance gives the same result with 1, 2 and 8 threads"
         REQUIRE(r->status != SolveStatus::kTimeLimit);
         results.push_back(*r);
       }
-      for (size_t i = 1; i < results.size(); ++i) {
-        CHECK(results[i].status == results[0].status);
-        CHECK(results[i].schedule == results[0].schedule);
-        CHECK(results[i].objective_usd == results[0].objective_usd);
-        CHECK(results[i].lower_bound_usd == results[0].lower_bound_usd);
-        CHECK(results[i].solver.nodes == results[0].solver.nodes);
-      }
+      CheckAllEqual(results);
     }
   }
 }
@@ -118,13 +123,7 @@ TEST_CASE("The decomposition's branch and bound gives the same result with 1 2 a
         REQUIRE(r->status != SolveStatus::kTimeLimit);
         results.push_back(*r);
       }
-      for (size_t i = 1; i < results.size(); ++i) {
-        CHECK(results[i].status == results[0].status);
-        CHECK(results[i].schedule == results[0].schedule);
-        CHECK(results[i].objective_usd == results[0].objective_usd);
-        CHECK(results[i].lower_bound_usd == results[0].lower_bound_usd);
-        CHECK(results[i].solver.nodes == results[0].solver.nodes);
-      }
+      CheckAllEqual(results);
     }
   }
 }
@@ -154,11 +153,7 @@ TEST_CASE("A fleet's portfolio search gives the same result with 1, 2 and 8 thre
       REQUIRE(r->status != SolveStatus::kTimeLimit);
       results.push_back(*r);
     }
-    for (size_t i = 1; i < results.size(); ++i) {
-      CHECK(results[i].schedule == results[0].schedule);
-      CHECK(results[i].objective_usd == results[0].objective_usd);
-      CHECK(results[i].lower_bound_usd == results[0].lower_bound_usd);
-    }
+    CheckAllEqual(results);
   }
 }
 

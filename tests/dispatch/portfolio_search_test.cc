@@ -6,23 +6,14 @@
 
 #include "dispatch/internal/baseline.h"
 #include "dispatch/internal/portfolio_search.h"
-#include "support/paths.h"
+#include "support/instance_modes.h"
 
 namespace ckptdp::internal {
 namespace {
 
-struct Start {
-  Instance instance;
-  std::vector<JobModes> modes;
-};
+using Start = testing::InstanceModes;
 
-Start Load(const char* file) {
-  absl::StatusOr<Instance> in = LoadInstance(testing::SourcePath(std::string("instances/") + file));
-  REQUIRE(in.ok());
-  absl::StatusOr<std::vector<JobModes>> modes = BuildAllModes(*in);
-  REQUIRE(modes.ok());
-  return {*in, *modes};
-}
+Start Load(const char* file) { return testing::LoadInstanceModes(file); }
 
 // The fixed baseline (it records its checkpoints, so it is a path of the S4/S6 graphs).
 Evaluated Baseline(const Start& s, const ScenarioContext& c) {
@@ -107,10 +98,14 @@ TEST_CASE("Portfolio search: the streams' and neighbourhoods' rules", "[dispatch
   CHECK(ResolveSearchStreams(1, 4096) == 1);
   CHECK(ResolveSearchStreams(0, kFleetSearchMinJobs - 1) == 1);
   CHECK(ResolveSearchStreams(0, kFleetSearchMinJobs) == 2);
-  CHECK(ResolveNeighbourhoodSize(4, 128) == 4);
-  CHECK(ResolveNeighbourhoodSize(1, 128) == 2);  // a round moves two jobs at least
-  CHECK(ResolveNeighbourhoodSize(0, kFleetSearchMinJobs - 1) == NeighbourhoodOptions{}.max_removed);
-  CHECK(ResolveNeighbourhoodSize(0, kFleetSearchMinJobs) == kFleetNeighbourhoodSize);
+  const int plain = NeighbourhoodOptions{}.max_removed;
+  for (bool battery : {false, true}) {
+    CHECK(ResolveNeighbourhoodSize(4, 128, battery) == 4);
+    CHECK(ResolveNeighbourhoodSize(1, 128, battery) == 2);  // a round moves two jobs at least
+    CHECK(ResolveNeighbourhoodSize(0, kFleetSearchMinJobs - 1, battery) == plain);
+  }
+  CHECK(ResolveNeighbourhoodSize(0, kFleetSearchMinJobs, false) == kFleetNeighbourhoodSize);
+  CHECK(ResolveNeighbourhoodSize(0, kFleetSearchMinJobs, true) == plain);
 }
 
 }  // namespace

@@ -45,7 +45,8 @@ struct SolveOptions {
   // schedule in batches (docs/engine.md); the result depends on it, not on `threads`.
   // 0: auto, 2 from 16 jobs, else 1.
   int search_streams = 0;
-  // Jobs a neighbourhood round removes at most (0: auto, 3 from 16 jobs, else 6).
+  // Jobs a neighbourhood round removes at most (0: auto, 3 from 16 jobs without a battery,
+  // else 6).
   int neighbourhood_size = 0;
   int log_level = 1;              // 0 quiet, 1 changes and throttled progress, 2 every iteration
   bool diagnose_capacity = true;  // when no schedule is found, search the binding site limit

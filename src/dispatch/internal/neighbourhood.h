@@ -30,16 +30,20 @@ namespace ckptdp::internal {
 
 // From this many jobs the search runs into the time limit (fleets) rather than ending by
 // its stall rule within a fraction of a second (the paper and small instances); two
-// defaults change there: smaller neighbourhoods (ResolveNeighbourhoodSize) and two streams
+// defaults change there: smaller neighbourhoods without a battery (ResolveNeighbourhoodSize)
+// and two streams
 // (portfolio_search.h).
 inline constexpr int kFleetSearchMinJobs = 16;
 
-// Jobs a round removes at most for SolveOptions::neighbourhood_size (0: auto): 6 below
-// kFleetSearchMinJobs jobs, kFleetNeighbourhoodSize from there, where the rounds are
-// bounded by their path solves and more, smaller rounds closed more of the gap in the
-// same time (docs/benchmarks.md, "Smaller neighbourhoods on fleets").
+// Jobs a round removes at most for SolveOptions::neighbourhood_size (0: auto): 6, except
+// kFleetNeighbourhoodSize from kFleetSearchMinJobs jobs without a battery, where a round's
+// time is its path solves (the screening spares most full evaluations) and more, smaller
+// rounds closed more of the gap in the same time. With a battery every changed schedule
+// is evaluated in full, smaller rounds are not much cheaper, and on the 512-job week they
+// improved S6 far less often (docs/benchmarks.md, "Smaller neighbourhoods and a portfolio
+// on fleets").
 inline constexpr int kFleetNeighbourhoodSize = 3;
-int ResolveNeighbourhoodSize(int requested, int jobs);
+int ResolveNeighbourhoodSize(int requested, int jobs, bool battery);
 
 struct NeighbourhoodOptions {
   int max_removed = 6;     // jobs removed per round at most (at least 2 when there are 2)
@@ -66,6 +70,19 @@ struct NeighbourhoodStats {
   int group_rounds = 0;        // joint re-optimisations of 2-3 jobs, their improvements, and
   int group_improvements = 0;  // how many proved the group's optimum (no battery)
   int group_proven = 0;
+
+  // Sums the counts of several searches (the streams of a portfolio, the ranks).
+  NeighbourhoodStats& operator+=(const NeighbourhoodStats& other) {
+    rounds += other.rounds;
+    improvements += other.improvements;
+    evaluations += other.evaluations;
+    guided_rounds += other.guided_rounds;
+    guided_improvements += other.guided_improvements;
+    group_rounds += other.group_rounds;
+    group_improvements += other.group_improvements;
+    group_proven += other.group_proven;
+    return *this;
+  }
 };
 
 // Improves `current` (feasible) in place; `prices`, the Lagrangian multipliers at the best
