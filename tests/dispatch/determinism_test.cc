@@ -25,7 +25,8 @@ void CheckAllEqual(const std::vector<Result>& results) {
   }
 }
 
-TEST_CASE("Every shipped instance gives the same result with 1, 2 and 8 threads", "[engine]") {
+TEST_CASE("Every shipped instance gives the same result with 1, 2 and 8 threads",
+          "[engine][release-only]") {
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(testing::SourcePath("instances"))) {
     if (entry.path().extension() == ".json") files.push_back(entry.path());
@@ -69,7 +70,7 @@ TEST_CASE("Every shipped instance gives the same result with 1, 2 and 8 threads"
 }
 
 TEST_CASE("Each decomposition dual method gives the same root on 1 or 2 or 8 threads",
-          "[engine][decomp]") {
+          "[engine][decomp][release-only]") {
   for (const char* file :
        {"instances/paper_2048gpu.json", "instances/small_2job_8slot.json",
         "instances/small_3job_12slot.json", "instances/small_limits_10slot.json"}) {
@@ -104,7 +105,7 @@ TEST_CASE("Each decomposition dual method gives the same root on 1 or 2 or 8 thr
 // The decomposition's branch and bound with progress and strong branching on (the default
 // options above cover node fixing): paper S6 and small_2job_8slot S4 branch at the root.
 TEST_CASE("The decomposition's branch and bound gives the same result with 1 2 and 8 threads",
-          "[engine]") {
+          "[engine][release-only]") {
   for (const char* file : {"instances/paper_2048gpu.json", "instances/small_2job_8slot.json"}) {
     absl::StatusOr<Instance> in = LoadInstance(testing::SourcePath(file));
     REQUIRE(in.ok());

@@ -100,7 +100,7 @@ TEST_CASE("Every scenario's incumbent is feasible and above its bound", "[engine
   }
 }
 
-TEST_CASE("Results do not depend on the number of threads", "[engine]") {
+TEST_CASE("Results do not depend on the number of threads", "[engine][release-only]") {
   for (Scenario s : {Scenario::kS3, Scenario::kS4, Scenario::kS6}) {
     INFO("scenario " << ScenarioName(s));
     std::vector<Result> results;

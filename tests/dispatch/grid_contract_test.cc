@@ -265,7 +265,7 @@ TEST_CASE("grid contract: CBC's optimum lies between the engine's bound and incu
 
 // Small S4 has a green share of about 96.5 % without a floor: 97 % binds.
 TEST_CASE("grid contract: a binding green floor: the engine's optimum is CBC's",
-          "[grid_contract]") {
+          "[grid_contract][release-only]") {
   const std::string cbc = CbcPath();
   if (cbc.empty()) FAIL("cbc is not on PATH: run tools/install-deps.sh (Debian's coinor-cbc)");
   Instance in = Small();

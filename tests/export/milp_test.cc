@@ -282,7 +282,8 @@ class TempDir {
   fs::path path_;
 };
 
-TEST_CASE("export: CBC's optimum lies between the engine's bound and incumbent", "[export]") {
+TEST_CASE("export: CBC's optimum lies between the engine's bound and incumbent",
+          "[export][release-only]") {
   const std::string cbc = CbcPath();
   if (cbc.empty()) FAIL("cbc is not on PATH: run tools/install-deps.sh (Debian's coinor-cbc)");
   TempDir dir;
@@ -383,7 +384,7 @@ Instance SmallWithRestarts(double reshard, bool initial) {
 }
 
 TEST_CASE("export: with restart overheads CBC's optimum on the export is the engine's",
-          "[export]") {
+          "[export][release-only]") {
   const std::string cbc = CbcPath();
   if (cbc.empty()) FAIL("cbc is not on PATH: run tools/install-deps.sh (Debian's coinor-cbc)");
   TempDir dir;
