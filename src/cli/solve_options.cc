@@ -55,7 +55,8 @@ void AddSolveOptionFlags(CLI::App* app, std::shared_ptr<SolveOptions> options) {
               [spec](std::string& text) { return CheckSolveOptionValue(spec, text); }, ""));
       continue;
     }
-    const std::string help = absl::StrFormat("%s (default %g, range [%g, %g])", spec.doc,
+    // %.10g: a default such as 2^23 prints whole (8388608), not as 8.38861e+06.
+    const std::string help = absl::StrFormat("%s (default %.10g, range [%g, %g])", spec.doc,
                                              spec.default_value, spec.min_value, spec.max_value);
     // The type column of --help shows the kind and the range: "INT in [0 - 1024]".
     const std::string type = absl::StrFormat("%s in [%g - %g]", spec.integer ? "INT" : "FLOAT",

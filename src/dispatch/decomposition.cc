@@ -886,6 +886,7 @@ absl::StatusOr<double> TightenByDecomposition(const ScenarioContext& c, Workspac
   d.gap = options.gap;
   d.battery_cells = options.battery_slot_cells;
   d.battery_slot_copy = options.battery_slot_copy != 0;
+  d.max_unit_dp_cells = options.decomposition_cells;
   std::optional<DecompositionBound> bound = DecompositionBound::Build(c, d);
   if (!bound) return -kInf;  // not affordable here: the Lagrangian bound stands
   EdgeCosts scratch;

@@ -100,6 +100,11 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
            "volume-algorithm iterations of the Lagrangian decomposition bound at the root, "
            "where its slot oracle is affordable (docs/engine.md; 0 = keep the Lagrangian bound)",
            1000.0, 0.0, 1e6, &SolveOptions::decomposition_iterations),
+      Spec("decomposition-cells",
+           "where the decomposition's slot side is the DP over GPU units (fleets): its budget in "
+           "(job, level, choice) cells over all slots, above which the Lagrangian bound stands "
+           "(one iteration is a pass over them; the shipped 128-job week needs 2.6e8)",
+           8388608.0, 0.0, 1e12, &SolveOptions::decomposition_cells),
       Spec("neighbourhood-stall",
            "after the Lagrangian phase, stop the neighbourhood search after this many rounds "
            "per job (at least 100) without improvement (0 = skip it)",

@@ -263,6 +263,31 @@ TEST_CASE("decomposition: S4 of the paper and of three small instances is proven
   }
 }
 
+// SolveOptions::decomposition_cells is the unit DP's budget at the root: below the fleet's
+// cells the root keeps the Lagrangian bound, to the cent the bound without the
+// decomposition; at the default the decomposition raises it.
+TEST_CASE("decomposition: --decomposition-cells decides whether a fleet's root takes it",
+          "[decomp]") {
+  const Instance in = Load("instances/gen_8jobs_48h.json");
+  SolveOptions options;
+  options.max_nodes = 0;
+  options.threads = 1;
+  options.neighbourhood_stall_rounds = 0;
+  options.decomposition_iterations = 0;
+  const absl::StatusOr<Result> off = SolveScenario(in, Scenario::kS4, options);
+  options.decomposition_iterations = SolveOptions{}.decomposition_iterations;
+  options.decomposition_cells = 0;
+  const absl::StatusOr<Result> no_budget = SolveScenario(in, Scenario::kS4, options);
+  options.decomposition_cells = SolveOptions{}.decomposition_cells;
+  const absl::StatusOr<Result> with = SolveScenario(in, Scenario::kS4, options);
+  REQUIRE(off.ok());
+  REQUIRE(no_budget.ok());
+  REQUIRE(with.ok());
+  CHECK(no_budget->lower_bound_usd == off->lower_bound_usd);
+  CHECK(with->lower_bound_usd > off->lower_bound_usd + 1e-3);
+  CHECK(with->lower_bound_usd <= with->objective_usd);
+}
+
 TEST_CASE("decomposition: reduced-cost fixing keeps every choice of a proven optimum", "[decomp]") {
   // Solved to proven optimality (branch and bound on these small instances), the optimum's
   // level in every (job, slot) must lie in the fixed range at a cutoff just above it; and

@@ -10,6 +10,7 @@
 #define CKPTDP_ENGINE_H_
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -35,6 +36,10 @@ struct SolveOptions {
   int max_nodes = 20000;                // branch-and-bound nodes after the root (0 = no branching)
   int node_iterations = 40;             // Lagrangian iterations per branch-and-bound node
   int decomposition_iterations = 1000;  // root Lagrangian-decomposition bound (0 = off)
+  // Where the decomposition's slot side is the DP over GPU units (fleets), its budget in
+  // (job, level, choice) cells over all slots (docs/engine.md); above it the Lagrangian
+  // bound stands. One iteration costs a pass over the cells.
+  int64_t decomposition_cells = int64_t{1} << 23;
   int decomposition_node_iterations = 250;  // its volume iterations per branch-and-bound node
   int neighbourhood_stall_rounds = 100;     // neighbourhood search: stop after this many rounds
                                             // per job (at least 100) without improvement (0 = none)

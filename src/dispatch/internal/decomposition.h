@@ -37,8 +37,9 @@
 //     (DecompositionOptions::max_pattern_entries, 2^20; the paper case has 20880: 435
 //     patterns per slot, 2 jobs): they are enumerated; else
 //   - every mode's IT power is proportional to its GPUs and the unit DP's (job, level,
-//     choice) cells of all slots fit their budget (max_unit_dp_cells, 2^23; the generated
-//     fleets of 4, 8 and 16 jobs x 24 h have 0.8, 1.7 and 6.6 million): the unit DP.
+//     choice) cells of all slots fit their budget (max_unit_dp_cells, 2^23 by default, option
+//     --decomposition-cells; the generated fleets of 4, 8 and 16 jobs x 24 h have 0.8, 1.7
+//     and 6.6 million, the shipped 128-job week 2.6e8): the unit DP.
 // Elsewhere (communication power, or larger fleets: 128 jobs x 168 h) the engine keeps
 // today's relaxation, as an iteration costs one pass over the patterns or cells.
 //
