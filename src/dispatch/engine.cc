@@ -104,7 +104,8 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
            "where the decomposition's slot side is the DP over GPU units (fleets): its budget in "
            "(job, level, choice) cells over all slots, above which the Lagrangian bound stands "
            "(one iteration is a pass over them; the shipped 128-job week needs 2.6e8)",
-           8388608.0, 0.0, 1e12, &SolveOptions::decomposition_cells),
+           static_cast<double>(SolveOptions{}.decomposition_cells), 0.0, 1e12,
+           &SolveOptions::decomposition_cells),
       Spec("neighbourhood-stall",
            "after the Lagrangian phase, stop the neighbourhood search after this many rounds "
            "per job (at least 100) without improvement (0 = skip it)",
@@ -290,11 +291,13 @@ absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario sc
   internal::RootSetup setup;
   setup.seed = seed ? &*seed : nullptr;
   const internal::Multipliers start_prices{warm.lambda_usd_per_kw, warm.mu_usd_per_gpu};
-  if (static_cast<int>(start_prices.lambda.size()) == instance.time.slots &&
-      static_cast<int>(start_prices.mu.size()) == instance.time.slots) {
+  const auto one_per_slot = [&](const internal::Multipliers& m) {
+    return static_cast<int>(m.lambda.size()) == instance.time.slots &&
+           static_cast<int>(m.mu.size()) == instance.time.slots;
+  };
+  if (one_per_slot(start_prices)) {
     setup.start = &start_prices;
-  } else if (static_cast<int>(s4_prices.lambda.size()) == instance.time.slots &&
-             static_cast<int>(s4_prices.mu.size()) == instance.time.slots) {
+  } else if (one_per_slot(s4_prices)) {
     setup.start = &s4_prices;
   }
   setup.deflection = seed ? kSeededDeflection : 0.0;

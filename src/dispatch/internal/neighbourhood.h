@@ -31,8 +31,7 @@ namespace ckptdp::internal {
 // From this many jobs the search runs into the time limit (fleets) rather than ending by
 // its stall rule within a fraction of a second (the paper and small instances); two
 // defaults change there: smaller neighbourhoods without a battery (ResolveNeighbourhoodSize)
-// and two streams
-// (portfolio_search.h).
+// and two streams (portfolio_search.h).
 inline constexpr int kFleetSearchMinJobs = 16;
 
 // Jobs a round removes at most for SolveOptions::neighbourhood_size (0: auto): 6, except
