@@ -1,11 +1,13 @@
 #include "dispatch/internal/neighbourhood.h"
 
+#include "dispatch/internal/battery_screen.h"
 #include "dispatch/internal/guided_search.h"
 #include "dispatch/internal/pair_reoptimisation.h"
 #include "dispatch/internal/seeded_draws.h"
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <set>
 #include <utility>
@@ -120,12 +122,20 @@ void ComputeExcess(const ScenarioContext& c, Workspaces& work, const Schedule& s
   }
 }
 
+// Moves that cannot pass the acceptance test are dropped before the full evaluation (half
+// its tolerance, so that round-off never drops a move the exact evaluation would keep).
 // Without a battery a slot's cost depends on its own load only, so the change of cost of a
-// move is a sum over the slots whose load it changed: moves that cannot pass the
-// acceptance test are dropped before the full evaluation (half its tolerance, so that
-// round-off never drops a move the exact evaluation would keep).
+// move is a sum over the slots whose load it changed. With one, the battery's Lagrangian
+// bound (battery_screen.h) is updated the same way, slot by slot, and a move whose bound is
+// not below the current cost is dropped; without that bound (a grid contract) every move
+// is evaluated.
 bool MayImprove(const ScenarioContext& c, const Evaluated& current,
+                const std::optional<BatteryLoadBound>& screen,
                 const std::vector<double>& trial_aidc) {
+  const double tolerance = 0.5e-9 * std::max(1.0, std::abs(current.cost_usd));
+  if (c.traits.battery) {
+    return !screen || screen->LowerBoundUsd(trial_aidc) < current.cost_usd - tolerance;
+  }
   double delta = 0;
   for (int t = 0; t < c.slots(); ++t) {
     const double before = current.load.aidc_kw[t];
@@ -133,7 +143,7 @@ bool MayImprove(const ScenarioContext& c, const Evaluated& current,
       delta += SlotCostUsd(c.power, t, trial_aidc[t]) - SlotCostUsd(c.power, t, before);
     }
   }
-  return delta < -0.5e-9 * std::max(1.0, std::abs(current.cost_usd));
+  return delta < -tolerance;
 }
 
 // The group rounds' own random stream (xor-ed into the search's seed): enabling them
@@ -196,6 +206,8 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
   const bool guided = !guide.empty() && !prices.mu.empty();
   std::vector<double> disagreement;
   bool disagreement_stale = true;
+  std::optional<BatteryLoadBound> screen;  // with a battery: MayImprove's bound
+  bool screen_stale = true;
   while (since_improvement < options.stall_rounds && stats.rounds < options.max_rounds &&
          !deadline.Passed() && !good_enough(current.cost_usd)) {
     ++stats.rounds;
@@ -214,6 +226,7 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
         since_improvement = 0;
         tried.clear();
         disagreement_stale = true;
+        screen_stale = true;
         if (options.on_improvement) options.on_improvement(current.cost_usd, stats.rounds);
       }
       continue;
@@ -275,7 +288,13 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
       AddJobLoad(c, j, trial.jobs[j], +1, aidc, gpus);
     }
     if (trial == current.schedule) continue;
-    if (!c.traits.battery && !MayImprove(c, current, aidc)) continue;
+    if (options.screen_moves) {
+      if (c.traits.battery && screen_stale) {
+        screen = BatteryLoadBound::Build(c.power, current.power);
+        screen_stale = false;
+      }
+      if (!MayImprove(c, current, screen, aidc)) continue;
+    }
     ++stats.evaluations;
     CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c, std::move(trial)));
     if (e.feasible && Improves(e.cost_usd, current.cost_usd)) {
@@ -285,6 +304,7 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
       since_improvement = 0;
       tried.clear();
       disagreement_stale = true;
+      screen_stale = true;
       if (options.on_improvement) options.on_improvement(current.cost_usd, stats.rounds);
     }
   }

@@ -37,10 +37,9 @@ inline constexpr int kFleetSearchMinJobs = 16;
 // Jobs a round removes at most for SolveOptions::neighbourhood_size (0: auto): 6, except
 // kFleetNeighbourhoodSize from kFleetSearchMinJobs jobs without a battery, where a round's
 // time is its path solves (the screening spares most full evaluations) and more, smaller
-// rounds closed more of the gap in the same time. With a battery every changed schedule
-// is evaluated in full, smaller rounds are not much cheaper, and on the 512-job week they
-// improved S6 far less often (docs/benchmarks.md, "Smaller neighbourhoods and a portfolio
-// on fleets").
+// rounds closed more of the gap in the same time. With a battery, on the 512-job week they
+// improved S6 far less often per round (docs/benchmarks.md, "Smaller neighbourhoods and a
+// portfolio on fleets"; measured before the battery screen, battery_screen.h).
 inline constexpr int kFleetNeighbourhoodSize = 3;
 int ResolveNeighbourhoodSize(int requested, int jobs, bool battery);
 
@@ -56,6 +55,10 @@ struct NeighbourhoodOptions {
   // with the others fixed instead of ruin and recreate (pair_reoptimisation.h); its group
   // is drawn from a stream of its own, derived from `seed`.
   int reoptimise_every = 0;
+  // Whether moves that cannot pay skip the exact evaluation (the screen: without a
+  // battery by slot costs, with one by battery_screen.h's bound). Only tests turn it off,
+  // to check that the search takes the same path either way.
+  bool screen_moves = true;
   // Called after each improvement with the new cost and the rounds so far, or empty.
   std::function<void(double cost, int rounds)> on_improvement;
 };
@@ -63,7 +66,7 @@ struct NeighbourhoodOptions {
 struct NeighbourhoodStats {
   int rounds = 0;
   int improvements = 0;
-  int evaluations = 0;    // full evaluations (without a battery, the others are screened)
+  int evaluations = 0;    // full evaluations (the others are screened)
   int guided_rounds = 0;  // relaxation-induced (RINS) rounds, and their improvements
   int guided_improvements = 0;
   int group_rounds = 0;        // joint re-optimisations of 2-3 jobs, their improvements, and
