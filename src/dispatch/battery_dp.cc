@@ -10,12 +10,6 @@
 namespace ckptdp::internal {
 namespace {
 
-// SoC change (kWh) of a slot at net power b (kW).
-double EnergyChange(const BatteryModel& m, double b) {
-  return b >= 0 ? m.charge_efficiency * m.step_hours * b
-                : b * m.step_hours / m.discharge_efficiency;
-}
-
 // Inverse of EnergyChange.
 double NetPower(const BatteryModel& m, double de) {
   return de >= 0 ? de / (m.charge_efficiency * m.step_hours)
@@ -49,6 +43,11 @@ ConvexPwl EnergyStageCost(const BatteryModel& m, const ConvexPwl& c_full, bool* 
 }
 
 }  // namespace
+
+double EnergyChange(const BatteryModel& m, double b) {
+  return b >= 0 ? m.charge_efficiency * m.step_hours * b
+                : b * m.step_hours / m.discharge_efficiency;
+}
 
 BatteryModel BatteryModel::FromInputs(const PowerInputs& inputs) {
   const Battery& b = inputs.battery;

@@ -24,25 +24,19 @@ struct Range {
   double Closest(double x) const { return std::clamp(x, lo, hi); }
 };
 
-// The SoC change (kWh) of net power b (kW) over one slot (battery_dp.cc's EnergyChange).
-double EnergyChange(const PowerInputs& in, double b) {
-  return b >= 0 ? in.battery.charge_efficiency * in.step_hours * b
-                : b * in.step_hours / in.battery.discharge_efficiency;
-}
-
-// SlotCostUsd of the served load plus the battery's wear at net power b.
-double StageCostUsd(const PowerInputs& in, int t, double load_kw, double b) {
-  return SlotCostUsd(in, t, load_kw + b) +
-         in.costs.battery_wear_usd_per_mwh * std::abs(b) * in.step_hours / 1000.0;
+// SlotCostUsd of the served load plus the battery's wear at net power b (as the battery
+// DP's stage cost, battery_dp.cc).
+double StageCostUsd(const PowerInputs& in, const BatteryModel& m, int t, double load_kw, double b) {
+  return SlotCostUsd(in, t, load_kw + b) + m.wear_usd_per_kwh * std::abs(b) * m.step_hours;
 }
 
 // The range of rho for which b minimises StageCostUsd + rho dE(b) over slot t's domain:
 // minus the stage cost's one-sided slopes in dE at b. Between consecutive candidates
 // (domain ends, 0, the served load's kinks) the stage cost is linear in b, so each slope
 // is a difference quotient to the neighbouring candidate.
-Range OptimalPrices(const PowerInputs& in, int t, double load_kw, double b,
+Range OptimalPrices(const PowerInputs& in, const BatteryModel& m, int t, double load_kw, double b,
                     const std::vector<double>& kinks) {
-  const double lo = std::max(-in.battery.power_kw, -load_kw), hi = in.battery.power_kw;
+  const double lo = std::max(-m.power_kw, -load_kw), hi = m.power_kw;
   double left = -kInf, right = kInf;  // the neighbouring candidates below and above b
   const auto consider = [&](double x) {
     if (x < lo - kSameKw || x > hi + kSameKw) return;
@@ -53,17 +47,16 @@ Range OptimalPrices(const PowerInputs& in, int t, double load_kw, double b,
   consider(hi);
   consider(0.0);
   for (double k : kinks) consider(k - load_kw);
-  const double at_b = StageCostUsd(in, t, load_kw, b);
+  const double at_b = StageCostUsd(in, m, t, load_kw, b);
   // dE per kW of b on each side of b: charging above 0, discharging below.
-  const double charge_rate = in.battery.charge_efficiency * in.step_hours;
-  const double discharge_rate = in.step_hours / in.battery.discharge_efficiency;
+  const double charge_rate = EnergyChange(m, 1.0), discharge_rate = -EnergyChange(m, -1.0);
   Range range;
   if (std::isfinite(right)) {
-    const double slope_b = (StageCostUsd(in, t, load_kw, right) - at_b) / (right - b);
+    const double slope_b = (StageCostUsd(in, m, t, load_kw, right) - at_b) / (right - b);
     range.lo = -slope_b / (b > -kSameKw ? charge_rate : discharge_rate);
   }
   if (std::isfinite(left)) {
-    const double slope_b = (at_b - StageCostUsd(in, t, load_kw, left)) / (b - left);
+    const double slope_b = (at_b - StageCostUsd(in, m, t, load_kw, left)) / (b - left);
     range.hi = -slope_b / (b > kSameKw ? charge_rate : discharge_rate);
   }
   return range;
@@ -79,7 +72,7 @@ std::optional<BatteryLoadBound> BatteryLoadBound::Build(const PowerInputs& input
     return std::nullopt;
   }
   BatteryLoadBound bound(inputs);
-  const Battery& battery = inputs.battery;
+  const BatteryModel& battery = bound.model_;
   bound.kinks_kw_.resize(slots);
   bound.load_kw_.resize(slots);
   std::vector<Range> feasible(slots);  // forward pass: rho_t's range given the earlier links
@@ -91,7 +84,7 @@ std::optional<BatteryLoadBound> BatteryLoadBound::Build(const PowerInputs& input
     bound.kinks_kw_[t] = SlotCostKinksKw(inputs, t);
     bound.load_kw_[t] = s.aidc_kw;
     const double b = s.charge_kw - s.discharge_kw;
-    Range own = OptimalPrices(inputs, t, s.aidc_kw, b, bound.kinks_kw_[t]);
+    Range own = OptimalPrices(inputs, battery, t, s.aidc_kw, b, bound.kinks_kw_[t]);
     if (t > 0) {
       Range carried = feasible[t - 1];
       if (link[t - 1] == -1) carried.hi = kInf;
@@ -130,8 +123,7 @@ std::optional<BatteryLoadBound> BatteryLoadBound::Build(const PowerInputs& input
     bound.rho_[t] = finite_point(allowed.empty() ? feasible[t] : allowed, next);
   }
   // K: the SoC terms of the dual, then psi_t at the dispatch's load.
-  const double final_soc = inputs.soc_final_kwh.value_or(battery.soc_initial_kwh);
-  double k = bound.rho_[0] * battery.soc_initial_kwh - bound.rho_[slots - 1] * final_soc;
+  double k = bound.rho_[0] * battery.soc_initial_kwh - bound.rho_[slots - 1] * battery.FinalSoc();
   for (int t = 0; t + 1 < slots; ++t) {
     const double coefficient = bound.rho_[t + 1] - bound.rho_[t];
     k += coefficient * (coefficient >= 0 ? battery.soc_min_kwh : battery.soc_max_kwh);
@@ -146,13 +138,13 @@ std::optional<BatteryLoadBound> BatteryLoadBound::Build(const PowerInputs& input
 }
 
 double BatteryLoadBound::SlotTermUsd(int t, double aidc_kw) const {
-  const PowerInputs& in = *inputs_;
-  const double lo = std::max(-in.battery.power_kw, -aidc_kw), hi = in.battery.power_kw;
+  const double lo = std::max(-model_.power_kw, -aidc_kw), hi = model_.power_kw;
   const double rho = rho_[t];
   double best = kInf;
   const auto consider = [&](double b) {
     if (b < lo || b > hi) return;
-    best = std::min(best, StageCostUsd(in, t, aidc_kw, b) + rho * EnergyChange(in, b));
+    best = std::min(best,
+                    StageCostUsd(*inputs_, model_, t, aidc_kw, b) + rho * EnergyChange(model_, b));
   };
   consider(lo);
   consider(hi);

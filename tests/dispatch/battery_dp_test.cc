@@ -13,7 +13,7 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // The battery physics, written out independently of battery_dp.cc.
-double EnergyChange(const BatteryModel& m, double b) {
+double IndependentEnergyChange(const BatteryModel& m, double b) {
   return b >= 0 ? m.charge_efficiency * b * m.step_hours
                 : b / m.discharge_efficiency * m.step_hours;
 }
@@ -59,7 +59,7 @@ double CheckTrajectory(const BatteryModel& m, const std::vector<ConvexPwl>& cost
   for (size_t t = 0; t < costs.size(); ++t) {
     const double b = r.net_kw[t];
     CHECK(std::abs(b) <= m.power_kw + 1e-9);
-    soc += EnergyChange(m, b);
+    soc += IndependentEnergyChange(m, b);
     CHECK(r.soc_kwh[t] == Approx(soc).margin(1e-7));
     CHECK(r.soc_kwh[t] >= m.soc_min_kwh - 1e-9);
     CHECK(r.soc_kwh[t] <= m.soc_max_kwh + 1e-9);

@@ -57,6 +57,10 @@ struct BatteryDpResult {
   std::vector<double> soc_kwh;  // E_t at the end of slot t
 };
 
+// The SoC change (kWh) of a slot at net power b (kW): eta_ch b dt charging, b dt / eta_dis
+// discharging.
+double EnergyChange(const BatteryModel& m, double b);
+
 // Checks the battery parameters (finite, 0 < eta <= 1, soc_min <= soc_initial <= soc_max).
 absl::Status ValidateBatteryModel(const BatteryModel& model);
 

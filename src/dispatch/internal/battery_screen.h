@@ -42,6 +42,7 @@
 
 #include "ckptdp/power.h"
 #include "ckptdp/result.h"
+#include "dispatch/internal/battery_dp.h"
 
 namespace ckptdp::internal {
 
@@ -64,9 +65,11 @@ class BatteryLoadBound {
   const std::vector<double>& energy_price() const { return rho_; }
 
  private:
-  explicit BatteryLoadBound(const PowerInputs& inputs) : inputs_(&inputs) {}
+  explicit BatteryLoadBound(const PowerInputs& inputs)
+      : inputs_(&inputs), model_(BatteryModel::FromInputs(inputs)) {}
 
   const PowerInputs* inputs_;
+  BatteryModel model_;
   std::vector<double> rho_;
   std::vector<double> load_kw_;                // the dispatch's AIDC load
   std::vector<double> term_usd_;               // psi_t at that load
