@@ -143,6 +143,8 @@ class Root {
   EngineOutcome out_;
   double dual_value_ = NAN;
   int last_search_ = -1000, last_repair_gain_ = 0;
+  // The jobs that repairs place first, learnt from the repairs that failed (repair.h).
+  std::vector<int> repair_first_;
   bool job_infeasible_ = false;
 };
 
@@ -222,7 +224,8 @@ absl::Status Root::RecoverPrimal(int it) {
   Schedule repaired;
   const bool placed =
       try_repair &&
-      (RepairPlans(c_, work_, dual_.plans(), prices_, repair_deadline, scratch_, repaired) ||
+      (RepairPlans(c_, work_, dual_.plans(), prices_, repair_deadline, scratch_, repaired,
+                   &repair_first_) ||
        (!have && PlaceByFootprint(c_, work_, prices_, repair_deadline, scratch_, repaired)));
   if (!placed) return absl::OkStatus();
   CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c_, std::move(repaired)));

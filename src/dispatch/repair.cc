@@ -64,9 +64,59 @@ bool PlaceByFootprint(const ScenarioContext& c, Workspaces& work, const Multipli
   return true;
 }
 
+namespace {
+
+// One attempt of RepairPlans: the jobs of `first` (in order), then the others in `order`,
+// each kept on its relaxed plan if that fits the capacity left; the jobs left over are
+// re-routed in `order`. -1 on success, else the job that could not be placed (or, out of
+// time, the number of jobs).
+int RepairOnce(const ScenarioContext& c, Workspaces& work, const std::vector<PathSolution>& plans,
+               const Multipliers& prices, const Deadline& deadline, EdgeCosts& scratch,
+               const std::vector<int>& first, const std::vector<int>& order,
+               std::vector<char>& placed, Schedule& out) {
+  const Instance& in = *c.instance;
+  const int jobs = c.num_jobs();
+  std::vector<double> aidc(c.slots(), in.site.base_load_kw);
+  std::vector<int> gpus(c.slots(), 0);
+  out.jobs.assign(jobs, {});
+  placed.assign(jobs, 0);
+  const auto keep_if_fits = [&](int j) {
+    AddJobLoad(c, j, plans[j].runs, +1, aidc, gpus);
+    bool fits = true;
+    for (int t = 0; t < c.slots() && fits; ++t) fits = WithinSiteLimits(in, gpus[t], aidc[t]);
+    if (fits) {
+      out.jobs[j] = plans[j].runs;
+      placed[j] = 1;
+    } else {
+      AddJobLoad(c, j, plans[j].runs, -1, aidc, gpus);
+    }
+    return fits;
+  };
+  // The jobs that earlier attempts could not place come first, re-routed at once if their
+  // plan does not fit: the others have not taken their window yet.
+  for (int j : first) {
+    if (keep_if_fits(j)) continue;
+    if (deadline.Passed()) return jobs;
+    if (!PlaceJob(c, work, j, prices, aidc, gpus, scratch, out)) return j;
+    placed[j] = 1;
+  }
+  std::vector<int> deferred;
+  for (int j : order) {
+    if (!placed[j] && !keep_if_fits(j)) deferred.push_back(j);
+  }
+  for (int j : deferred) {
+    if (deadline.Passed()) return jobs;
+    if (!PlaceJob(c, work, j, prices, aidc, gpus, scratch, out)) return j;
+    placed[j] = 1;
+  }
+  return -1;
+}
+
+}  // namespace
+
 bool RepairPlans(const ScenarioContext& c, Workspaces& work, const std::vector<PathSolution>& plans,
                  const Multipliers& prices, const Deadline& deadline, EdgeCosts& scratch,
-                 Schedule& out) {
+                 Schedule& out, std::vector<int>* place_first) {
   const Instance& in = *c.instance;
   const int jobs = c.num_jobs();
   std::vector<long long> footprint(jobs, 0);
@@ -80,29 +130,29 @@ bool RepairPlans(const ScenarioContext& c, Workspaces& work, const std::vector<P
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
                    [&](int a, int b) { return footprint[a] > footprint[b]; });
-
-  std::vector<double> aidc(c.slots(), in.site.base_load_kw);
-  std::vector<int> gpus(c.slots(), 0);
-  out.jobs.assign(jobs, {});
-  std::vector<int> deferred;
-  for (int j : order) {
-    AddJobLoad(c, j, plans[j].runs, +1, aidc, gpus);
-    bool fits = true;
-    for (int t = 0; t < c.slots() && fits; ++t) {
-      fits = WithinSiteLimits(in, gpus[t], aidc[t]);
-    }
-    if (fits) {
-      out.jobs[j] = plans[j].runs;
+  // First the plain repair; only when it fails, the retries with the jobs learnt so far.
+  static const std::vector<int> kNone;
+  std::vector<char> placed;
+  for (int attempt = 0;; ++attempt) {
+    const int failed = RepairOnce(c, work, plans, prices, deadline, scratch,
+                                  attempt == 0 ? kNone : *place_first, order, placed, out);
+    if (failed < 0) return true;
+    if (failed == jobs || place_first == nullptr || attempt == kRepairRetries) return false;
+    if (std::find(place_first->begin(), place_first->end(), failed) != place_first->end()) {
+      // A learnt job that cannot be placed even so: its window is filled by other learnt
+      // jobs (at the first attempt: a retry can still help).
+      if (attempt > 0) return false;
     } else {
-      AddJobLoad(c, j, plans[j].runs, -1, aidc, gpus);
-      deferred.push_back(j);
+      place_first->push_back(failed);
+    }
+    // The retries take the jobs with the shortest windows first (by footprint among equal
+    // windows): those are the ones that find their window full when others went first.
+    if (attempt == 0) {
+      const auto window = [&](int j) { return in.jobs[j].deadline_slot - in.jobs[j].release_slot; };
+      std::stable_sort(order.begin(), order.end(),
+                       [&](int a, int b) { return window(a) < window(b); });
     }
   }
-  for (int j : deferred) {
-    if (deadline.Passed()) return false;
-    if (!PlaceJob(c, work, j, prices, aidc, gpus, scratch, out)) return false;
-  }
-  return true;
 }
 
 absl::Status ImproveByLocalSearch(const ScenarioContext& c, Workspaces& work, Evaluated& current,

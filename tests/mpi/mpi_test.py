@@ -87,7 +87,12 @@ def case_solve(args, ranks):
         if a["lower_bound_usd"] != b["lower_bound_usd"]:
             sys.exit(f"FAILED: bound {b['lower_bound_usd']} with {ranks} ranks, "
                      f"{a['lower_bound_usd']} alone")
-        if b["gap"] > a["gap"] + 0.001:
+        # One run of each search ends where its draws lead: on this week three ranks ended
+        # 0.41 points above one process at --neighbourhood-stall 1, 0.28 above at 5, and
+        # below it at 2 and 3 (measured when repairs began to learn, 2026-12-05). Without
+        # a search the gap is 6.2 % against 4.5 %: half a point still catches a distributed
+        # search that does not search.
+        if b["gap"] > a["gap"] + 0.005:
             sys.exit(f"FAILED: gap {b['gap']} with {ranks} ranks, {a['gap']} alone")
         print(f"{ranks} ranks: objective {b['objective_usd']} gap {b['gap']}; "
               f"alone: objective {a['objective_usd']} gap {a['gap']}")

@@ -16,9 +16,21 @@ namespace ckptdp::internal {
 // GPU-slot footprint first), the others are re-routed against the residual capacity under
 // `prices`. False if some job cannot be placed or the deadline passes (each re-route is a
 // full subproblem solve: seconds on large cases).
+//
+// With `place_first` (kept by the caller from one repair to the next; may start empty), when
+// this plain repair fails, the job it could not place is appended to the list and the
+// repair tried again, up to kRepairRetries times: the listed jobs first, then the others by
+// shortest window (by footprint among equal windows). Where the plain repair succeeds its
+// schedule is the result, list or not. On a tight fleet the relaxed plans overfill the
+// cheap slots and most jobs are re-routed; the jobs with short windows, re-routed late,
+// then find them full (on the 4096-job quarter-hour week every repair of S4's Lagrangian
+// phase failed so, and its first schedule, by footprint, was never improved: docs/
+// benchmarks.md, "Repairs that learn which jobs go first").
+inline constexpr int kRepairRetries = 3;
 bool RepairPlans(const ScenarioContext& context, Workspaces& work,
                  const std::vector<PathSolution>& plans, const Multipliers& prices,
-                 const Deadline& deadline, EdgeCosts& scratch, Schedule& out);
+                 const Deadline& deadline, EdgeCosts& scratch, Schedule& out,
+                 std::vector<int>* place_first = nullptr);
 
 // Primal improvement used by the engine (exposed for tests): re-routes one job at a time
 // against the exact marginal cost of the other jobs' load until no move helps.
