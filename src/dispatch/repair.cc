@@ -25,47 +25,6 @@ bool PlaceJob(const ScenarioContext& c, Workspaces& work, int j, const Multiplie
   return true;
 }
 
-}  // namespace
-
-bool PlaceByFootprint(const ScenarioContext& c, Workspaces& work, const Multipliers& prices,
-                      const Deadline& deadline, EdgeCosts& scratch, Schedule& out) {
-  const Instance& in = *c.instance;
-  const int jobs = c.num_jobs();
-  std::vector<double> aidc(c.slots(), in.site.base_load_kw);
-  std::vector<int> gpus(c.slots(), 0);
-  std::vector<double> footprint(jobs, 0);
-  const Multipliers gpu_slots{std::vector<double>(c.slots(), 0.0),
-                              std::vector<double>(c.slots(), 1.0)};
-  for (int j = 0; j < jobs; ++j) {
-    if (deadline.Passed()) return false;
-    PriceLagrangian(c, j, gpu_slots, scratch);
-    footprint[j] = c.jobs[j]->Solve(scratch, work[j]).cost;
-  }
-  std::vector<int> order(jobs);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return footprint[a] > footprint[b]; });
-  out.jobs.assign(jobs, {});
-  // GPU-slots dominate; the Lagrangian prices, scaled down, only break ties.
-  double scale = 0;
-  for (int t = 0; t < c.slots(); ++t) {
-    scale = std::max(scale, std::abs(prices.lambda[t]) + prices.mu[t]);
-  }
-  const double eps = scale > 0 ? 1e-3 / (scale * c.slots()) : 0.0;
-  Multipliers tie{std::vector<double>(c.slots()), std::vector<double>(c.slots())};
-  for (int t = 0; t < c.slots(); ++t) {
-    tie.lambda[t] = eps * prices.lambda[t];
-    tie.mu[t] = 1.0 + eps * prices.mu[t];
-  }
-  for (int j : order) {
-    if (deadline.Passed()) return false;
-    if (!PlaceJob(c, work, j, tie, aidc, gpus, scratch, out)) return false;
-  }
-  return true;
-}
-
-namespace {
-
 // One attempt of RepairPlans: the jobs of `first` (in order), then the others in `order`,
 // each kept on its relaxed plan if that fits the capacity left; the jobs left over are
 // re-routed in `order`. -1 on success, else the job that could not be placed (or, out of
@@ -113,6 +72,43 @@ int RepairOnce(const ScenarioContext& c, Workspaces& work, const std::vector<Pat
 }
 
 }  // namespace
+
+bool PlaceByFootprint(const ScenarioContext& c, Workspaces& work, const Multipliers& prices,
+                      const Deadline& deadline, EdgeCosts& scratch, Schedule& out) {
+  const Instance& in = *c.instance;
+  const int jobs = c.num_jobs();
+  std::vector<double> aidc(c.slots(), in.site.base_load_kw);
+  std::vector<int> gpus(c.slots(), 0);
+  std::vector<double> footprint(jobs, 0);
+  const Multipliers gpu_slots{std::vector<double>(c.slots(), 0.0),
+                              std::vector<double>(c.slots(), 1.0)};
+  for (int j = 0; j < jobs; ++j) {
+    if (deadline.Passed()) return false;
+    PriceLagrangian(c, j, gpu_slots, scratch);
+    footprint[j] = c.jobs[j]->Solve(scratch, work[j]).cost;
+  }
+  std::vector<int> order(jobs);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return footprint[a] > footprint[b]; });
+  out.jobs.assign(jobs, {});
+  // GPU-slots dominate; the Lagrangian prices, scaled down, only break ties.
+  double scale = 0;
+  for (int t = 0; t < c.slots(); ++t) {
+    scale = std::max(scale, std::abs(prices.lambda[t]) + prices.mu[t]);
+  }
+  const double eps = scale > 0 ? 1e-3 / (scale * c.slots()) : 0.0;
+  Multipliers tie{std::vector<double>(c.slots()), std::vector<double>(c.slots())};
+  for (int t = 0; t < c.slots(); ++t) {
+    tie.lambda[t] = eps * prices.lambda[t];
+    tie.mu[t] = 1.0 + eps * prices.mu[t];
+  }
+  for (int j : order) {
+    if (deadline.Passed()) return false;
+    if (!PlaceJob(c, work, j, tie, aidc, gpus, scratch, out)) return false;
+  }
+  return true;
+}
 
 bool RepairPlans(const ScenarioContext& c, Workspaces& work, const std::vector<PathSolution>& plans,
                  const Multipliers& prices, const Deadline& deadline, EdgeCosts& scratch,

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <chrono>
 #include <numeric>
-#include <optional>
 
 #include "ckptdp/generate.h"
 #include "dispatch/internal/dual.h"
