@@ -219,8 +219,14 @@ absl::Status Root::RecoverPrimal(int it) {
   const RepairPolicy& policy = setup_.repair;
   const bool have = out_.incumbent.has_value();
   const Deadline repair_deadline = have ? deadline_ : deadline_.Plus(policy.first_schedule_grace);
+  // The phase's pace: at its time per iteration so far, does it reach the cap in time?
+  const double per_iteration_s = SecondsSince(began_) / it;
+  const bool on_pace =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+                         per_iteration_s * (options_.max_iterations - it))) <=
+      deadline_.at();
   const bool try_repair =
-      !have || it - last_repair_gain_ <= policy.dense_after_gain || it % policy.sparse_every == 0;
+      RepairDue(policy, have, c_.traits.battery, on_pace, it, last_repair_gain_);
   Schedule repaired;
   const bool placed =
       try_repair &&

@@ -9,6 +9,7 @@
 
 #include "ckptdp/generate.h"
 #include "dispatch/internal/dual.h"
+#include "dispatch/internal/lagrangian.h"
 #include "dispatch/internal/repair.h"
 #include "support/instance_modes.h"
 
@@ -128,6 +129,33 @@ TEST_CASE("Repair: a fleet's short windows go first once a repair has failed on 
   // The case this is for happens here, and the learning repair gets out of some of it.
   CHECK(failures > 0);
   CHECK(rescued > 0);
+}
+
+TEST_CASE("Repair: the root repairs at every S6 iteration while on pace, sparsely otherwise",
+          "[dispatch]") {
+  const RepairPolicy policy;
+  // Until the first schedule, always; then densely after a gain.
+  CHECK(RepairDue(policy, false, false, false, 101, 0));
+  CHECK(RepairDue(policy, true, false, false, 100 + policy.dense_after_gain, 100));
+  // Long after the last gain: only every sparse_every-th iteration, without a battery or
+  // when the time would end the phase before its iteration cap.
+  for (const bool battery : {false, true}) {
+    for (const bool on_pace : {false, true}) {
+      if (battery && on_pace) continue;
+      int due = 0;
+      for (int it = 200; it < 200 + 10 * policy.sparse_every; ++it) {
+        due += RepairDue(policy, true, battery, on_pace, it, 0);
+      }
+      CHECK(due == 10);
+    }
+  }
+  // With a battery and on pace: every iteration, unless the policy turns that off.
+  for (int it = 200; it < 200 + 10 * policy.sparse_every; ++it) {
+    CHECK(RepairDue(policy, true, true, true, it, 0));
+  }
+  RepairPolicy sparse = policy;
+  sparse.dense_with_battery = false;
+  CHECK_FALSE(RepairDue(sparse, true, true, true, 201, 0));
 }
 
 }  // namespace

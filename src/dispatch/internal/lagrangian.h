@@ -37,6 +37,12 @@ struct RepairPolicy {
   // after the last one that gave a better schedule; after that every `sparse_every`-th.
   int dense_after_gain = 10;
   int sparse_every = 5;
+  // With a battery (S6) repair runs at every iteration while the phase, at its pace so far,
+  // still reaches its iteration cap within the time: S6 starts from S4's schedule, and on the
+  // long fleets its repairs, priced with the battery, are what beat that schedule (the search
+  // after them gains little); where the time ends the phase first (the 4096-job week) the
+  // bound needs the iterations (docs/benchmarks.md, "Repairs at every S6 iteration").
+  bool dense_with_battery = true;
   // Until there is an incumbent, repair may run this long past the deadline: that buys the
   // first schedule on large instances, and the time limit is promised within a second.
   std::chrono::milliseconds first_schedule_grace{500};
@@ -45,6 +51,16 @@ struct RepairPolicy {
   int search_spacing = 5;
   int search_refresh = 25;
 };
+
+// Whether the root repairs the relaxed plans at iteration `it` (RepairPolicy): `have` is
+// whether an incumbent exists, `battery` whether the scenario has one, `on_pace` whether
+// the phase, at its pace so far, reaches its iteration cap before its deadline, `last_gain`
+// the iteration whose repair last gave a better schedule.
+inline bool RepairDue(const RepairPolicy& policy, bool have, bool battery, bool on_pace, int it,
+                      int last_gain) {
+  return !have || (policy.dense_with_battery && battery && on_pace) ||
+         it - last_gain <= policy.dense_after_gain || it % policy.sparse_every == 0;
+}
 
 // When the search after the Lagrangian phase must stop, given when that phase ended.
 // Empty: at the time limit.
