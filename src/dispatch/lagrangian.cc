@@ -219,12 +219,11 @@ absl::Status Root::RecoverPrimal(int it) {
   const RepairPolicy& policy = setup_.repair;
   const bool have = out_.incumbent.has_value();
   const Deadline repair_deadline = have ? deadline_ : deadline_.Plus(policy.first_schedule_grace);
-  // The phase's pace: at its time per iteration so far, does it reach the cap in time?
-  const double per_iteration_s = SecondsSince(began_) / it;
+  // The phase's pace (only a battery asks): at its time per iteration so far, do the
+  // remaining iterations fit in the time left?
   const bool on_pace =
-      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
-                         per_iteration_s * (options_.max_iterations - it))) <=
-      deadline_.at();
+      c_.traits.battery && SecondsSince(began_) / it * (options_.max_iterations - it) <=
+                               std::chrono::duration<double>(deadline_.at() - Clock::now()).count();
   const bool try_repair =
       RepairDue(policy, have, c_.traits.battery, on_pace, it, last_repair_gain_);
   Schedule repaired;
