@@ -87,6 +87,18 @@ int EffectiveProgressBranching(const SolveOptions& options,
   return decomposition != nullptr && decomposition->bound->unit_dp_cells() > 0 ? 2 : 0;
 }
 
+// --root-strong-branching -1 (auto): 4 where the decomposition's slot side enumerates
+// patterns (the paper case and the small instances: small_3job_12slot S6 ends its root node
+// 1.25 % below the optimum instead of 3.0 %, docs/benchmarks.md), 0 where it is the DP over
+// GPU units (fleets, where a node costs a hundred times more; not measured there).
+int EffectiveRootStrongBranching(const SolveOptions& options,
+                                 const DecompositionRoot* decomposition) {
+  if (options.root_strong_branching_candidates >= 0) {
+    return options.root_strong_branching_candidates;
+  }
+  return decomposition != nullptr && decomposition->bound->unit_dp_cells() == 0 ? 4 : 0;
+}
+
 class Search {
  public:
   Search(const ScenarioContext& c, Workspaces& work, const SolveOptions& options,
@@ -102,6 +114,7 @@ class Search {
         fixings_(decomposition != nullptr ? decomposition->fixings : RootFixings{}),
         decomposition_(decomposition != nullptr && decomposition->bound ? decomposition : nullptr),
         progress_branching_(EffectiveProgressBranching(options, decomposition_)),
+        root_strong_branching_(EffectiveRootStrongBranching(options, decomposition_)),
         dual_(c, work, ResolveThreads(options.threads)) {}
 
   absl::Status Run();
@@ -147,10 +160,14 @@ class Search {
   // Progress splits of x-bar, the most divided first (at most `limit`).
   std::vector<Branch> ProgressCandidates(const Node& node, const NodeResult& result,
                                          int limit) const;
-  // Light strong branching: a few volume iterations on both children of each candidate;
+  // The most divided level split of each (job, slot) of x-bar, the most divided first (at
+  // most `limit`).
+  std::vector<Branch> LevelCandidates(const Node& node, const NodeResult& result, int limit) const;
+  // Strong branching: `iterations` volume iterations on both children of each candidate;
   // the one whose weaker child gains most wins (the product rule).
   absl::StatusOr<Branch> StrongBranch(const Node& node, const NodeResult& result,
-                                      std::vector<Branch> candidates);
+                                      std::vector<Branch> candidates, int iterations,
+                                      bool offer_plans);
   Node Child(const Node& node, const NodeResult& result, const Branch& b, bool left, long id) const;
   // A log row; `progress_point` rows may be shown to show progress, the others only if news.
   void Log(size_t open, double bound, bool progress_point) {
@@ -169,6 +186,7 @@ class Search {
   const RootFixings fixings_;         // of the root (none without the decomposition)
   DecompositionRoot* decomposition_;  // null: Lagrangian node bounds
   const int progress_branching_;      // options.progress_branching with "auto" resolved
+  const int root_strong_branching_;   // options.root_strong_branching_candidates, resolved
   DualEvaluator dual_;
   EdgeCosts scratch_;
   long fixings_at_nodes_ = 0;  // choices removed by node fixing, for the log
@@ -353,10 +371,11 @@ Node Search::Child(const Node& node, const NodeResult& result, const Branch& b, 
 }
 
 absl::StatusOr<Search::Branch> Search::StrongBranch(const Node& node, const NodeResult& result,
-                                                    std::vector<Branch> candidates) {
+                                                    std::vector<Branch> candidates, int iterations,
+                                                    bool offer_plans) {
   DecompositionBound& d = *decomposition_->bound;
   DecompositionOptions trial;
-  trial.max_iterations = kStrongIterations;
+  trial.max_iterations = iterations;
   trial.gap = options_.gap;
   size_t best = 0;
   double best_score = -1;
@@ -369,6 +388,10 @@ absl::StatusOr<Search::Branch> Search::StrongBranch(const Node& node, const Node
                               RunVolumeAlgorithm(d, child.prices, Incumbent(), trial, deadline_));
       // No path or pattern left: the child is empty, as good as pruned.
       const double bound = run ? std::max(child.bound, run->bound) : kInf;
+      // At the root the children's paths are repaired into schedules as a node's are.
+      if (run && offer_plans && bound < Cutoff()) {
+        CKPTDP_RETURN_IF_ERROR(OfferPlans(run->plans, result.multipliers));
+      }
       (left ? b.bound_left : b.bound_right) = bound;
       if (run && run->bound > child.bound) (left ? b.prices_left : b.prices_right) = run->prices;
     }
@@ -391,15 +414,10 @@ Search::Branch Search::Split(const SlotRestriction& left, const SlotRestriction&
   return b;
 }
 
-Search::Branch Search::ChooseBranch(const Node& node, const NodeResult& result) const {
+std::vector<Search::Branch> Search::LevelCandidates(const Node& node, const NodeResult& result,
+                                                    int limit) const {
+  std::vector<Branch> out;
   const Instance& in = *c_.instance;
-  Branch b;
-  // 0. Decomposition nodes: the most divided progress of x-bar; with progress_branching 2
-  // only when it is at least as divided as the most divided level below.
-  const std::vector<Branch> progress = ProgressCandidates(node, result, 1);
-  if (!progress.empty() && progress_branching_ == 1) return progress.front();
-  // 1. The most divided (job, slot) of the averaged relaxed plans.
-  double best_score = 1e-6;
   for (int j = 0; j < c_.num_jobs(); ++j) {
     const int top = c_.jobs[j]->num_modes(), stride = top + 1;
     const Job& job = in.jobs[j];
@@ -410,17 +428,38 @@ Search::Branch Search::ChooseBranch(const Node& node, const NodeResult& result) 
       double total = 0;
       for (int l = 0; l <= top; ++l) total += w[l];
       if (total <= 0) continue;
+      Branch best;
+      best.score = 1e-6;
       double below = 0;
       for (int l = std::max(0, lo + 1); l < hi; ++l) {
         below += w[l];
         const double score = std::min(below, total - below) / total;
-        if (score > best_score) {
-          best_score = score;
-          b = Split({j, t, lo, l}, {j, t, l, hi});
+        if (score > best.score) {
+          best = Split({j, t, lo, l}, {j, t, l, hi});
+          best.score = score;
         }
       }
+      if (best.found) out.push_back(best);
     }
   }
+  // The most divided first; ties in (job, slot) order, so the choice is deterministic.
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Branch& a, const Branch& b) { return a.score > b.score; });
+  if (static_cast<int>(out.size()) > limit) out.resize(limit);
+  return out;
+}
+
+Search::Branch Search::ChooseBranch(const Node& node, const NodeResult& result) const {
+  const Instance& in = *c_.instance;
+  Branch b;
+  // 0. Decomposition nodes: the most divided progress of x-bar; with progress_branching 2
+  // only when it is at least as divided as the most divided level below.
+  const std::vector<Branch> progress = ProgressCandidates(node, result, 1);
+  if (!progress.empty() && progress_branching_ == 1) return progress.front();
+  // 1. The most divided (job, slot) of the averaged relaxed plans.
+  const std::vector<Branch> levels = LevelCandidates(node, result, 1);
+  if (!levels.empty()) b = levels.front();
+  const double best_score = b.found ? b.score : 1e-6;
   if (!progress.empty() && (!b.found || progress.front().score >= best_score)) {
     return progress.front();
   }
@@ -474,10 +513,30 @@ absl::StatusOr<NodeExpansion> Search::Expand(const Node& node) {
   Branch b;
   if (result.bound < Cutoff()) {
     b = ChooseBranch(node, result);
-    if (b.on_progress && options_.strong_branching_candidates > 1) {
+    const int root_candidates = root_strong_branching_;
+    if (node.id == 0 && decomposition_ != nullptr && root_candidates > 0 && b.found) {
+      // The root: the most divided level splits (and progress splits, where progress
+      // branching is on), each child with a node's iterations. Every schedule lies in one
+      // child, so the best split's weaker child is a bound of the whole problem.
+      std::vector<Branch> candidates = LevelCandidates(node, result, root_candidates);
+      for (Branch& p : ProgressCandidates(node, result, root_candidates)) {
+        candidates.push_back(std::move(p));
+      }
+      std::stable_sort(candidates.begin(), candidates.end(),
+                       [](const Branch& x, const Branch& y) { return x.score > y.score; });
+      if (static_cast<int>(candidates.size()) > root_candidates) {
+        candidates.resize(root_candidates);
+      }
+      if (!candidates.empty()) {
+        CKPTDP_ASSIGN_OR_RETURN(b, StrongBranch(node, result, std::move(candidates),
+                                                options_.decomposition_node_iterations,
+                                                /*offer_plans=*/true));
+      }
+    } else if (b.on_progress && options_.strong_branching_candidates > 1) {
       CKPTDP_ASSIGN_OR_RETURN(
           b, StrongBranch(node, result,
-                          ProgressCandidates(node, result, options_.strong_branching_candidates)));
+                          ProgressCandidates(node, result, options_.strong_branching_candidates),
+                          kStrongIterations, /*offer_plans=*/false));
     }
   }
   if (result.bound >= Cutoff()) {

@@ -167,6 +167,12 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
            "decomposition nodes: candidates tried with a few volume iterations per child before "
            "branching (0 = off)",
            0.0, 0.0, 100.0, &SolveOptions::strong_branching_candidates),
+      Spec("root-strong-branching",
+           "decomposition nodes: at the root node, the most divided level (and progress) splits "
+           "tried with --decomposition-node-iterations per child before the first branch; the "
+           "best split's weaker child bounds the whole problem (0 = off, -1 = auto: 4 where the "
+           "slot side enumerates patterns, 0 where it is the DP over GPU units)",
+           -1.0, -1.0, 100.0, &SolveOptions::root_strong_branching_candidates),
   };
   return specs;
 }

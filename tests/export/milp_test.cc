@@ -335,6 +335,7 @@ TEST_CASE("export: CBC's optimum lies between the engine's bound and incumbent",
       tree.node_fixing = 1 - tree.node_fixing;
       tree.early_branching_window = tree.early_branching_window > 0 ? 0 : 25;
       tree.strong_branching_candidates = tree.strong_branching_candidates > 0 ? 0 : 3;
+      tree.root_strong_branching_candidates = 0;  // off: the default (auto) is 4 on these
       absl::StatusOr<Result> other = SolveScenario(in, scenario, tree);
       REQUIRE(other.ok());
       INFO("other tree options: bound " << other->lower_bound_usd << ", objective "

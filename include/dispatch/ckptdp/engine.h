@@ -72,6 +72,10 @@ struct SolveOptions {
   int node_fixing = 1;
   int early_branching_window = 0;
   int strong_branching_candidates = 0;
+  // At the root node of the decomposition's branch and bound: level (and progress) splits
+  // tried with a node's iterations on each child before the first branch (0 = off; -1:
+  // 4 where the slot side enumerates patterns, else 0).
+  int root_strong_branching_candidates = -1;
   // With a battery (S6): the decomposition's slot side also holds the battery as a DP over
   // this many state-of-charge cells (0 = off; docs/engine.md, "The battery inside the slot
   // side"), beside the copy of its net power (battery_slot_copy = 1: first without the DP,
