@@ -31,6 +31,7 @@ class Prober {
     quick_.diagnose_capacity = false;
     quick_.stop = options.stop;  // an interrupt ends the probes too
     quick_.max_nodes = 0;
+    quick_.decomposition_iterations = 0;  // its bound proves nothing a probe needs
     const double budget_s = std::min(std::max(2.0, options.time_limit_s / 4), remaining_s);
     quick_.time_limit_s =
         std::min(std::max(1.0, std::min(10.0, options.time_limit_s / 8)), budget_s);
