@@ -18,7 +18,9 @@
 #include "dispatch/internal/import_cap_proof.h"
 #include "dispatch/internal/infeasibility.h"
 #include "dispatch/internal/lagrangian.h"
+#include "dispatch/internal/repair.h"
 #include "dispatch/internal/resource_diagnosis.h"
+#include "dispatch/internal/schedule_rescue.h"
 #include "dispatch/internal/solver_log.h"
 #include "dispatch/internal/stop_rules.h"
 
@@ -270,6 +272,27 @@ absl::StatusOr<S4WarmStart> WarmStartFromS4(const Instance& instance,
   return out;
 }
 
+// The root found no schedule and proved none impossible: a schedule of a copy with fewer
+// GPUs is one of this instance too (schedule_rescue.h). It becomes the incumbent, improved
+// by local search; the root's status (the limit that stopped it) stands.
+absl::Status RescueSchedule(const internal::ScenarioContext& context, Scenario scenario,
+                            const SolveOptions& options, const internal::Deadline& deadline,
+                            internal::Workspaces& work, internal::SolverLog& log,
+                            internal::EngineOutcome& outcome) {
+  std::optional<internal::RescuedSchedule> rescued =
+      internal::ScheduleWithFewerGpus(*context.instance, scenario, options, deadline);
+  if (!rescued) return absl::OkStatus();
+  CKPTDP_ASSIGN_OR_RETURN(internal::Evaluated e,
+                          internal::Evaluate(context, std::move(rescued->schedule)));
+  if (!e.feasible) return absl::OkStatus();
+  CKPTDP_RETURN_IF_ERROR(internal::ImproveByLocalSearch(context, work, e, deadline));
+  log.Note(absl::StrFormat(
+      "no schedule at the root; one of the instance with %d GPUs keeps these limits: %.4f USD",
+      rescued->gpu_capacity, e.cost_usd));
+  outcome.incumbent = std::move(e);
+  return absl::OkStatus();
+}
+
 // S3, S4, S6: the Lagrangian root, then (on the checkpoint graphs) branch and bound.
 absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario scenario,
                            const SolveOptions& options, const WarmStart& warm,
@@ -313,6 +336,11 @@ absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario sc
   // on levels does not tighten: branch and bound runs on the checkpoint graphs only.
   const internal::Deadline deadline =
       internal::Deadline::After(start, options.time_limit_s, options);
+  if (options.rescue_with_fewer_gpus && !outcome.incumbent &&
+      outcome.status == SolveStatus::kIterationLimit && !deadline.Passed()) {
+    CKPTDP_RETURN_IF_ERROR(
+        RescueSchedule(context, scenario, options, deadline, work, log, outcome));
+  }
   // Distributed: the root was shared. Every rank runs the decomposition bound (the same
   // work, which its node bounds need) and takes part in branch and bound; the gap
   // breakdown runs on rank 0 alone, whose Result is the answer (docs/distributed.md).

@@ -29,7 +29,8 @@ class Prober {
     quick_.max_iterations = options.max_iterations;
     quick_.threads = options.threads;
     quick_.diagnose_capacity = false;
-    quick_.stop = options.stop;  // an interrupt ends the probes too
+    quick_.rescue_with_fewer_gpus = false;  // a probe's answer is about its own capacity
+    quick_.stop = options.stop;             // an interrupt ends the probes too
     quick_.max_nodes = 0;
     quick_.decomposition_iterations = 0;  // its bound proves nothing a probe needs
     const double budget_s = std::min(std::max(2.0, options.time_limit_s / 4), remaining_s);

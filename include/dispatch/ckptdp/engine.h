@@ -55,7 +55,11 @@ struct SolveOptions {
   int neighbourhood_size = 0;
   int log_level = 1;              // 0 quiet, 1 changes and throttled progress, 2 every iteration
   bool diagnose_capacity = true;  // when no schedule is found, search the binding site limit
-  std::ostream* log = nullptr;    // the solver log (docs/engine.md, "The log")
+  // When the root finds no schedule and none is proven impossible, ask quick solves of
+  // copies with fewer GPUs for one (docs/engine.md, "Primal recovery"). Off in those
+  // solves themselves.
+  bool rescue_with_fewer_gpus = true;
+  std::ostream* log = nullptr;  // the solver log (docs/engine.md, "The log")
   // The stop token: once it reads true, the search stops at its next check of the deadline
   // and returns the best schedule so far with status kInterrupted. Set by the CLI's SIGINT
   // and SIGTERM handler (a lock-free atomic, so a signal handler may store to it).
