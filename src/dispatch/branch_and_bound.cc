@@ -160,6 +160,9 @@ class Search {
   absl::Status OfferSchedule(Schedule schedule, double* cost);
   Branch ChooseBranch(const Node& node, const NodeResult& result) const;
   static Branch Split(const SlotRestriction& left, const SlotRestriction& right);
+  // Sorts the most divided first, keeping the order of ties (so the choice is
+  // deterministic), and keeps at most `limit`.
+  static void KeepMostDivided(std::vector<Branch>& branches, int limit);
   // Progress splits of x-bar, the most divided first (at most `limit`).
   std::vector<Branch> ProgressCandidates(const Node& node, const NodeResult& result,
                                          int limit) const;
@@ -362,10 +365,7 @@ std::vector<Search::Branch> Search::ProgressCandidates(const Node& node, const N
       }
     }
   }
-  // The most divided first; ties in (job, slot, k) order, so the choice is deterministic.
-  std::stable_sort(out.begin(), out.end(),
-                   [](const Branch& a, const Branch& b) { return a.score > b.score; });
-  if (static_cast<int>(out.size()) > limit) out.resize(limit);
+  KeepMostDivided(out, limit);  // ties in (job, slot, k) order
   return out;
 }
 
@@ -429,6 +429,12 @@ absl::StatusOr<Search::Branch> Search::StrongBranch(const Node& node, const Node
   return std::move(candidates[best]);
 }
 
+void Search::KeepMostDivided(std::vector<Branch>& branches, int limit) {
+  std::stable_sort(branches.begin(), branches.end(),
+                   [](const Branch& a, const Branch& b) { return a.score > b.score; });
+  if (static_cast<int>(branches.size()) > limit) branches.resize(limit);
+}
+
 Search::Branch Search::Split(const SlotRestriction& left, const SlotRestriction& right) {
   Branch b;
   b.found = true;
@@ -465,10 +471,7 @@ std::vector<Search::Branch> Search::LevelCandidates(const Node& node, const Node
       if (best.found) out.push_back(best);
     }
   }
-  // The most divided first; ties in (job, slot) order, so the choice is deterministic.
-  std::stable_sort(out.begin(), out.end(),
-                   [](const Branch& a, const Branch& b) { return a.score > b.score; });
-  if (static_cast<int>(out.size()) > limit) out.resize(limit);
+  KeepMostDivided(out, limit);  // ties in (job, slot) order
   return out;
 }
 
@@ -536,20 +539,15 @@ absl::StatusOr<NodeExpansion> Search::Expand(const Node& node) {
   Branch b;
   if (result.bound < Cutoff()) {
     b = ChooseBranch(node, result);
-    const int root_candidates = root_strong_branching_;
-    if (node.id == 0 && decomposition_ != nullptr && root_candidates > 0 && b.found) {
+    if (node.id == 0 && decomposition_ != nullptr && root_strong_branching_ > 0 && b.found) {
       // The root: the most divided level splits (and progress splits, where progress
       // branching is on), each child with a node's iterations. Every schedule lies in one
       // child, so the best split's weaker child is a bound of the whole problem.
-      std::vector<Branch> candidates = LevelCandidates(node, result, root_candidates);
-      for (Branch& p : ProgressCandidates(node, result, root_candidates)) {
+      std::vector<Branch> candidates = LevelCandidates(node, result, root_strong_branching_);
+      for (Branch& p : ProgressCandidates(node, result, root_strong_branching_)) {
         candidates.push_back(std::move(p));
       }
-      std::stable_sort(candidates.begin(), candidates.end(),
-                       [](const Branch& x, const Branch& y) { return x.score > y.score; });
-      if (static_cast<int>(candidates.size()) > root_candidates) {
-        candidates.resize(root_candidates);
-      }
+      KeepMostDivided(candidates, root_strong_branching_);  // ties: levels first
       if (!candidates.empty()) {
         CKPTDP_ASSIGN_OR_RETURN(b, StrongBranch(node, result, std::move(candidates),
                                                 options_.decomposition_node_iterations,

@@ -1,6 +1,5 @@
 #include "dispatch/internal/schedule_rescue.h"
 
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 

@@ -129,15 +129,21 @@ TEST_CASE("The decomposition's branch and bound gives the same result with 1 2 a
   }
 }
 
-// From 16 jobs the neighbourhood search runs as a portfolio of two streams on the threads
-// there are (portfolio_search.h): the streams, not the threads, fix the result.
-TEST_CASE("A fleet's portfolio search gives the same result with 1, 2 and 8 threads", "[engine]") {
+// A generated fleet (`ckptdp generate --jobs J --hours H --seed 7`).
+Instance Fleet(int jobs, int hours) {
   GenerateOptions generate;
-  generate.jobs = 16;
-  generate.hours = 24;
+  generate.jobs = jobs;
+  generate.hours = hours;
   generate.seed = 7;
   absl::StatusOr<Instance> in = GenerateInstance(generate);
   REQUIRE(in.ok());
+  return *in;
+}
+
+// From 16 jobs the neighbourhood search runs as a portfolio of two streams on the threads
+// there are (portfolio_search.h): the streams, not the threads, fix the result.
+TEST_CASE("A fleet's portfolio search gives the same result with 1, 2 and 8 threads", "[engine]") {
+  const Instance in = Fleet(16, 24);
   for (Scenario s : {Scenario::kS4, Scenario::kS6}) {
     INFO(ScenarioName(s));
     std::vector<Result> results;
@@ -149,7 +155,7 @@ TEST_CASE("A fleet's portfolio search gives the same result with 1, 2 and 8 thre
       options.max_nodes = 0;
       options.decomposition_iterations = 0;
       options.diagnose_capacity = false;
-      absl::StatusOr<Result> r = SolveScenario(*in, s, options);
+      absl::StatusOr<Result> r = SolveScenario(in, s, options);
       REQUIRE(r.ok());
       REQUIRE(r->status != SolveStatus::kTimeLimit);
       results.push_back(*r);
@@ -162,19 +168,14 @@ TEST_CASE("A fleet's portfolio search gives the same result with 1, 2 and 8 thre
 // seeded by the node count. The 16-job, 12-hour fleet finds one at its 24th node (S4).
 TEST_CASE("A fleet's searches below the root give the same result with 1 and 2 threads",
           "[engine][release-only]") {
-  GenerateOptions generate;
-  generate.jobs = 16;
-  generate.hours = 12;
-  generate.seed = 7;
-  absl::StatusOr<Instance> in = GenerateInstance(generate);
-  REQUIRE(in.ok());
+  const Instance in = Fleet(16, 12);
   std::vector<Result> results;
   for (int threads : {1, 2}) {
     SolveOptions options;
     options.threads = threads;
     options.max_nodes = 30;
     options.diagnose_capacity = false;
-    absl::StatusOr<Result> r = SolveScenario(*in, Scenario::kS4, options);
+    absl::StatusOr<Result> r = SolveScenario(in, Scenario::kS4, options);
     REQUIRE(r.ok());
     REQUIRE(r->status == SolveStatus::kNodeLimit);
     results.push_back(*r);
