@@ -112,6 +112,11 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
            "after the Lagrangian phase, stop the neighbourhood search after this many rounds "
            "per job (at least 100) without improvement (0 = skip it)",
            100.0, 0.0, 1e6, &SolveOptions::neighbourhood_stall_rounds),
+      Spec("warm-start-share",
+           "S6 and S3 first solve S4 for a schedule and multipliers: the share of the time "
+           "limit after which S4's neighbourhood search stops (its Lagrangian phase may run to "
+           "half the limit, or to this share if it is larger)",
+           0.5, 0.0, 0.9, &SolveOptions::warm_start_share),
       Spec("log-level",
            "solver log on stderr: 0 none, 1 new incumbents, better bounds and throttled "
            "progress rows, 2 every iteration (docs/engine.md, \"The log\")",
@@ -233,20 +238,20 @@ absl::StatusOr<S4WarmStart> WarmStartFromS4(const Instance& instance,
                                             const std::vector<JobModes>& modes, Scenario scenario,
                                             const SolveOptions& options, internal::SolverLog& log) {
   SolveOptions first = options;
-  // S4's Lagrangian phase gets half the limit. Its neighbourhood search, the most
-  // productive primal step (S6's own search improves S4's result little), may run on
-  // to 90 % of the limit as long as S6 (or S3) keeps 1.5 times what S4's Lagrangian
-  // phase took: theirs costs about as much, and their bound needs it.
-  first.time_limit_s = options.time_limit_s / 2;
+  // S4's Lagrangian phase, whose multipliers start S6's, may run to half the limit (on the
+  // 4096-job week it needs all of it). S4's search, which improves only the seed, stops at
+  // options.warm_start_share of the limit. Until session 26 it could run on to 90 % of the
+  // limit; but on the long weeks S6's repairs of its own relaxed plans beat S4's schedule,
+  // and S6's search keeps improving: on the 512-job week S6 ended at 0.35 % with half the
+  // limit for S4 against 0.48 %, while the 128-job weeks, where S4's search is the better
+  // use of the time, were no worse (docs/benchmarks.md, session 26).
   const double limit_s = options.time_limit_s;
+  first.time_limit_s = limit_s * std::max(0.5, options.warm_start_share);
   const Clock::time_point warm_start = Clock::now();
   internal::RootSetup setup;
-  setup.search_deadline = [&](Clock::time_point lagrangian_end) {
-    const double used_s = std::chrono::duration<double>(lagrangian_end - warm_start).count();
-    const double until_s = std::clamp(limit_s - 1.5 * used_s, limit_s / 2, limit_s * 0.9);
-    return warm_start +
-           std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(until_s));
-  };
+  setup.search_until =
+      warm_start + std::chrono::duration_cast<Clock::duration>(
+                       std::chrono::duration<double>(limit_s * options.warm_start_share));
   first.max_nodes = 0;  // a seed, not a proof
   // The warm start's own rows only at --log-level 2; by default one line sums it up.
   const bool every_row = options.log_level >= internal::kLogEveryRow;

@@ -297,8 +297,9 @@ void Root::NoteTraffic() const {
 
 absl::Status Root::SearchAfterRoot() {
   out_.lower_bound = update_.best();
-  const Deadline search_until =
-      setup_.search_deadline ? deadline_.At(setup_.search_deadline(Clock::now())) : deadline_;
+  const Deadline search_until = setup_.search_until
+                                    ? deadline_.At(std::min(*setup_.search_until, deadline_.at()))
+                                    : deadline_;
   // The bound has converged (or the iterations are spent): the rest of the time goes to
   // the primal side, where coordinated moves of several jobs close most of the gap.
   if (out_.incumbent && !search_until.Passed() && out_.status != SolveStatus::kOptimal &&

@@ -53,6 +53,10 @@ struct SolveOptions {
   // Jobs a neighbourhood round removes at most (0: auto, 3 from 16 jobs without a battery,
   // else 6).
   int neighbourhood_size = 0;
+  // S6 and S3 first solve S4 for a schedule and multipliers (docs/engine.md, "Warm
+  // starts"): the share of time_limit_s after which S4's neighbourhood search stops. Its
+  // Lagrangian phase may run to half the limit, or to this share if it is larger.
+  double warm_start_share = 0.5;
   int log_level = 1;              // 0 quiet, 1 changes and throttled progress, 2 every iteration
   bool diagnose_capacity = true;  // when no schedule is found, search the binding site limit
   // When the root finds no schedule and none is proven impossible, ask quick solves of

@@ -4,7 +4,6 @@
 #define CKPTDP_DISPATCH_INTERNAL_LAGRANGIAN_H_
 
 #include <chrono>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,18 +61,14 @@ inline bool RepairDue(const RepairPolicy& policy, bool have, bool battery, bool 
          it - last_gain <= policy.dense_after_gain || it % policy.sparse_every == 0;
 }
 
-// When the search after the Lagrangian phase must stop, given when that phase ended.
-// Empty: at the time limit.
-using SearchDeadline = std::function<std::chrono::steady_clock::time_point(
-    std::chrono::steady_clock::time_point lagrangian_end)>;
-
 // How one run of the root is set up beyond SolveOptions.
 struct RootSetup {
   // A feasible schedule of this scenario to start from, or null (S6 and S3 start from S4's
   // incumbent, which is feasible for both).
   const Schedule* seed = nullptr;
-  // The Lagrangian phase stops at the time limit, the search after it here (may be later).
-  SearchDeadline search_deadline;
+  // The search after the Lagrangian phase stops here, or (unset) at the time limit. S4's
+  // warm start of S6 and S3 stops its search earlier than its Lagrangian phase may run.
+  std::optional<std::chrono::steady_clock::time_point> search_until;
   // In [0, 1): the step direction's share of the previous direction (multiplier_update.h).
   double deflection = 0.0;
   RepairPolicy repair;
