@@ -54,10 +54,11 @@ SolveOptionSpec NamedSpec(std::string name, std::string doc, T def, std::vector<
   return spec;
 }
 
-// After S4's warm start, S6 and S3 need their Lagrangian only for the bound (S4's search
-// already gave the schedule), and a deflected subgradient raises it faster: on the 128-job
-// week, 10581.5 instead of 10579.8 USD after 400 iterations (docs/benchmarks.md). S4's own
-// multipliers steer its neighbourhood search, which did better with the plain subgradient.
+// After S4's warm start, S6 and S3 start from S4's schedule, and a deflected subgradient
+// raises their bound faster (their repairs still beat that schedule on the long weeks, with
+// the deflection in place): on the 128-job week, 10581.5 instead of 10579.8 USD after 400
+// iterations (docs/benchmarks.md). S4's own multipliers steer its neighbourhood search,
+// which did better with the plain subgradient.
 constexpr double kSeededDeflection = 0.6;
 
 // Cost of the fixed baseline without battery: the reference of cost_reduction_pct.
