@@ -1,12 +1,20 @@
-// `ckptdp solve INSTANCE [--scenario S] [--out RESULT.json] [--csv SLOTS.csv] [--quiet]`
+// `ckptdp solve INSTANCE [--scenario S] [--out RESULT.json] [--csv SLOTS.csv]
+//  [--restricted-master FILE.lp|FILE.mps] [--quiet]`
 // A first SIGINT or SIGTERM stops the search; the best schedule so far is still checked,
 // written and summarised (cli/interrupt.h).
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_format.h"
 
 #include "ckptdp/check.h"
 #include "ckptdp/communicator.h"
 #include "ckptdp/engine.h"
+#include "ckptdp/export.h"
+#include "ckptdp/plan_pool.h"
 #include "ckptdp/report.h"
 #include "ckptdp/result.h"
 #include "cli/commands.h"
@@ -22,8 +30,41 @@ struct SolveArgs {
   std::string scenario = "S6";
   std::string out;
   std::string csv;
+  std::string restricted_master;
+  std::string restricted_master_start;
   bool quiet = false;
 };
+
+// The restricted master over the plans the solve met (ckptdp/plan_pool.h) as LP or (for a
+// .mps name) MPS text, and our schedule as its MIP start; nothing, with a note, when the
+// solve found no schedule: some job may then have no plan, and the model would say nothing.
+struct MasterFiles {
+  std::string model;
+  std::string start;
+};
+absl::StatusOr<std::optional<MasterFiles>> RestrictedMaster(const LoadedInstance& in,
+                                                            Scenario scenario, const PlanPool& pool,
+                                                            const Result& result,
+                                                            const SolveArgs& args) {
+  if (result.schedule.jobs.empty()) {
+    std::cerr << "ckptdp: no restricted master written: the solve found no schedule\n";
+    return std::optional<MasterFiles>();
+  }
+  CKPTDP_ASSIGN_OR_RETURN(const MilpModel model,
+                          BuildRestrictedMaster(in.instance, scenario, in.modes, pool.plans()));
+  MasterFiles files;
+  files.model = absl::EndsWith(args.restricted_master, ".mps") ? ToMps(model) : ToLp(model);
+  if (!args.restricted_master_start.empty()) {
+    CKPTDP_ASSIGN_OR_RETURN(files.start, RestrictedMasterStart(in.instance, model, result));
+  }
+  if (!args.quiet) {
+    std::cerr << absl::StrFormat(
+        "restricted master: %d plans of %d jobs, %d columns (%d binary), %d rows -> %s\n",
+        pool.size(), pool.num_jobs(), static_cast<int>(model.columns.size()), model.NumIntegers(),
+        static_cast<int>(model.rows.size()), args.restricted_master);
+  }
+  return std::optional<MasterFiles>(std::move(files));
+}
 
 int RunSolve(const SolveArgs& args, const SolveOptions& base_options) {
   absl::StatusOr<Scenario> scenario = ParseScenario(args.scenario);
@@ -38,6 +79,8 @@ int RunSolve(const SolveArgs& args, const SolveOptions& base_options) {
   options.log = args.quiet || !comm.root() ? nullptr : &std::cerr;
   options.stop = InstallInterruptHandler();
   options.comm = &comm;
+  PlanPool pool;
+  if (!args.restricted_master.empty()) options.plan_pool = &pool;
   absl::StatusOr<Result> result = SolveScenario(in.instance, *scenario, options);
   if (!result.ok()) return ReportError(result.status());
   if (!comm.root()) return result->schedule.jobs.empty() ? kExitInfeasible : kExitSolved;
@@ -52,6 +95,14 @@ int RunSolve(const SolveArgs& args, const SolveOptions& base_options) {
               << report->ToText();
     return kExitInternal;
   }
+  // Built before anything is written: an error leaves no file behind.
+  std::optional<MasterFiles> master;
+  if (!args.restricted_master.empty()) {
+    absl::StatusOr<std::optional<MasterFiles>> files =
+        RestrictedMaster(in, *scenario, pool, *result, args);
+    if (!files.ok()) return ReportError(files.status());
+    master = std::move(*files);
+  }
   if (!args.out.empty()) {
     if (absl::Status s = WriteFileAtomically(args.out, json + "\n"); !s.ok()) {
       return ReportError(s);
@@ -60,6 +111,15 @@ int RunSolve(const SolveArgs& args, const SolveOptions& base_options) {
   if (!args.csv.empty()) {
     if (absl::Status s = WriteFileAtomically(args.csv, SlotsCsv(in.instance, *result)); !s.ok()) {
       return ReportError(s);
+    }
+  }
+  if (master) {
+    if (absl::Status s = WriteFileAtomically(args.restricted_master, master->model); !s.ok()) {
+      return ReportError(s);
+    }
+    if (!args.restricted_master_start.empty()) {
+      absl::Status s = WriteFileAtomically(args.restricted_master_start, master->start);
+      if (!s.ok()) return ReportError(s);
     }
   }
   if (!args.quiet) std::cout << HumanSummary(in.instance, in.modes, *result);
@@ -79,6 +139,15 @@ Command AddSolveCommand(CLI::App& parent) {
       ->capture_default_str();
   app->add_option("--out", args->out, "Write the result JSON here (atomically)");
   app->add_option("--csv", args->csv, "Write the per-slot table as CSV here (atomically)");
+  CLI::Option* master =
+      app->add_option("--restricted-master", args->restricted_master,
+                      "Write the restricted master MILP over the job plans the solve met here (as "
+                      "MPS for a name like master.mps, else CPLEX LP; docs/engine.md, \"The plan "
+                      "pool and the restricted master\")");
+  app->add_option("--restricted-master-start", args->restricted_master_start,
+                  "With --restricted-master: write our schedule as the master's MIP start here "
+                  "(cbc's -mipstart)")
+      ->needs(master);
   app->add_flag("--quiet", args->quiet,
                 "No log on stderr and no summary on stdout (--log-level 0 keeps the summary)");
   AddSolveOptionFlags(app, options);

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "ckptdp/plan_pool.h"
 #include "dispatch/internal/baseline.h"
 #include "dispatch/internal/branch_and_bound.h"
 #include "dispatch/internal/decomposition.h"
@@ -453,6 +454,7 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
                                                   r.status == SolveStatus::kInfeasible)
                     : std::string("site limits: not searched, the time limit was reached"));
   }
+  if (options.plan_pool != nullptr) options.plan_pool->AddSchedule(r.schedule);
   r.gap =
       r.status == SolveStatus::kInfeasible ? 0.0 : RelativeGap(r.objective_usd, r.lower_bound_usd);
   r.solver.seconds = std::chrono::duration<double>(Clock::now() - start).count();

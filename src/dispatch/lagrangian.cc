@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "absl/strings/str_format.h"
+#include "ckptdp/plan_pool.h"
 #include "dispatch/internal/distributed.h"
 #include "dispatch/internal/distributed_search.h"
 #include "dispatch/internal/dual.h"
@@ -114,8 +115,13 @@ class Root {
   // Distributed: rank 0's stopping decision and (when it changed) its incumbent on every rank.
   absl::StatusOr<std::optional<SolveStatus>> FollowLeaderStop(std::optional<SolveStatus> stop);
   void NewIncumbent(Evaluated e) {
+    Collect(e.schedule);
     out_.incumbent = std::move(e);
     ++incumbent_version_;
+  }
+  // The plan pool (ckptdp/plan_pool.h), when the caller keeps one.
+  void Collect(const Schedule& schedule) {
+    if (options_.plan_pool != nullptr) options_.plan_pool->AddSchedule(schedule);
   }
   void Log(const char* phase, std::string_view text = {}) {
     log_.Offer({phase, out_.iterations, 0, 0, dual_value_, update_.best(), Incumbent()}, text);
@@ -197,6 +203,9 @@ absl::StatusOr<bool> Root::Iterate(int it) {
   if (evaluated == DualEvaluator::Outcome::kJobInfeasible) return RecordInfeasibleJob(it);
   out_.iterations = it;
   dual_value_ = dual_.value();
+  if (options_.plan_pool != nullptr) {
+    for (int j = 0; j < c_.num_jobs(); ++j) options_.plan_pool->Add(j, dual_.plans()[j].runs);
+  }
   // Primal averaging, later iterations weighted more (their multipliers are closer).
   average_.Add(c_, dual_.plans());
   if (update_.Observe(dual_value_)) out_.multipliers = prices_;
@@ -235,6 +244,7 @@ absl::Status Root::RecoverPrimal(int it) {
   if (!placed) return absl::OkStatus();
   CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c_, std::move(repaired)));
   if (!e.feasible) return absl::OkStatus();
+  Collect(e.schedule);
   const bool better = !have || Improves(e.cost_usd, Incumbent());
   if ((better || it - last_search_ >= policy.search_refresh) &&
       (!have || it - last_search_ >= policy.search_spacing)) {
@@ -377,6 +387,7 @@ absl::Status Root::SearchAfterRoot() {
 }
 
 EngineOutcome Root::Finish() {
+  if (out_.incumbent) Collect(out_.incumbent->schedule);  // as the search left it
   if (!out_.incumbent && out_.status != SolveStatus::kInfeasible) {
     out_.diagnosis =
         "no schedule satisfying the shared GPU and site power limits was found within the "

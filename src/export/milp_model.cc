@@ -58,20 +58,6 @@ std::unordered_map<std::string_view, int> ColumnIndex(const MilpModel& model) {
   return index;
 }
 
-}  // namespace export_internal
-
-namespace {
-
-using export_internal::AddColumn;
-using export_internal::AddRow;
-using Terms = std::vector<std::pair<int, double>>;
-
-// Per-slot terms that the jobs contribute to the site rows (eq. 26 folded into 27-28).
-struct SlotTerms {
-  std::vector<Terms> gpus;      // n_a per column covering the slot
-  std::vector<Terms> it_power;  // -PUE * P_a^IT per column covering the slot (load row)
-};
-
 void AddCoverage(const Instance& instance, const Mode& mode, int column, int from, int to,
                  SlotTerms& slots) {
   for (int t = from; t < to; ++t) {
@@ -79,6 +65,120 @@ void AddCoverage(const Instance& instance, const Mode& mode, int column, int fro
     slots.it_power[t].push_back({column, -instance.site.pue * mode.it_power_kw});
   }
 }
+
+// Per slot: AIDC load (eq. 26, 28b as its bound), GPU limit (28a), bus (29), battery (30),
+// and the cost (31) on the power columns.
+void AddPowerSide(const Instance& instance, bool battery, SlotTerms& slots, MilpModel& model) {
+  const int slots_n = instance.time.slots;
+  const double dt = instance.time.StepHours();
+  const double usd_per_kw = dt / 1000.0;  // a kW held for one slot, priced in USD/MWh
+  const Battery& b = instance.battery;
+  const auto role = [](ColumnKind kind, int t) {
+    ColumnRole r;
+    r.kind = kind;
+    r.slot = t;
+    return r;
+  };
+  std::vector<int> aidc(slots_n), grid(slots_n), cur(slots_n), ch(slots_n), dis(slots_n),
+      soc(slots_n), uch(slots_n), udis(slots_n);
+  for (int t = 0; t < slots_n; ++t) {
+    aidc[t] = AddColumn(model, absl::StrCat("aidc_t", t), 0, instance.site.site_power_cap_kw, false,
+                        0, role(ColumnKind::kAidc, t));
+  }
+  for (int t = 0; t < slots_n; ++t) {
+    grid[t] =
+        AddColumn(model, absl::StrCat("grid_t", t), 0, kMilpInfinity, false,
+                  instance.series.price_usd_per_mwh[t] * usd_per_kw, role(ColumnKind::kGrid, t));
+  }
+  for (int t = 0; t < slots_n; ++t) {
+    cur[t] = AddColumn(model, absl::StrCat("cur_t", t), 0, instance.RenewableKw(t), false,
+                       instance.costs.curtailment_usd_per_mwh * usd_per_kw,
+                       role(ColumnKind::kCurtailment, t));
+  }
+  if (battery) {
+    const double wear = instance.costs.battery_wear_usd_per_mwh * usd_per_kw;
+    for (int t = 0; t < slots_n; ++t) {
+      ch[t] = AddColumn(model, absl::StrCat("ch_t", t), 0, b.power_kw, false, wear,
+                        role(ColumnKind::kCharge, t));
+    }
+    for (int t = 0; t < slots_n; ++t) {
+      dis[t] = AddColumn(model, absl::StrCat("dis_t", t), 0, b.power_kw, false, wear,
+                         role(ColumnKind::kDischarge, t));
+    }
+    for (int t = 0; t < slots_n; ++t) {
+      // E_T = E_0: the last state is fixed at the initial one.
+      const bool last = t == slots_n - 1;
+      soc[t] =
+          AddColumn(model, absl::StrCat("soc_t", t), last ? b.soc_initial_kwh : b.soc_min_kwh,
+                    last ? b.soc_initial_kwh : b.soc_max_kwh, false, 0, role(ColumnKind::kSoc, t));
+    }
+    for (int t = 0; t < slots_n; ++t) {
+      uch[t] =
+          AddColumn(model, absl::StrCat("uch_t", t), 0, 1, true, 0, role(ColumnKind::kChargeOn, t));
+    }
+    for (int t = 0; t < slots_n; ++t) {
+      udis[t] = AddColumn(model, absl::StrCat("udis_t", t), 0, 1, true, 0,
+                          role(ColumnKind::kDischargeOn, t));
+    }
+  }
+
+  for (int t = 0; t < slots_n; ++t) {
+    if (!slots.gpus[t].empty()) {
+      AddRow(model, absl::StrCat("gpu_t", t), RowSense::kLessEqual, instance.site.gpu_capacity,
+             std::move(slots.gpus[t]));
+    }
+    Terms load = std::move(slots.it_power[t]);
+    load.push_back({aidc[t], 1.0});
+    AddRow(model, absl::StrCat("load_t", t), RowSense::kEqual, instance.site.base_load_kw,
+           std::move(load));
+    // ren - cur + grid + dis - ch = AIDC, with the constant ren on the right.
+    Terms bus = {{cur[t], -1.0}, {grid[t], 1.0}, {aidc[t], -1.0}};
+    if (battery) {
+      bus.push_back({dis[t], 1.0});
+      bus.push_back({ch[t], -1.0});
+    }
+    AddRow(model, absl::StrCat("bal_t", t), RowSense::kEqual, -instance.RenewableKw(t),
+           std::move(bus));
+  }
+  if (!battery) return;
+  for (int t = 0; t < slots_n; ++t) {
+    // E_t - E_{t-1} - eta_ch dt ch_t + dt / eta_dis dis_t = 0, E_{-1} = soc_initial.
+    Terms energy = {
+        {soc[t], 1.0}, {ch[t], -b.charge_efficiency * dt}, {dis[t], dt / b.discharge_efficiency}};
+    if (t > 0) energy.push_back({soc[t - 1], -1.0});
+    AddRow(model, absl::StrCat("socbal_t", t), RowSense::kEqual, t == 0 ? b.soc_initial_kwh : 0.0,
+           std::move(energy));
+    AddRow(model, absl::StrCat("chon_t", t), RowSense::kLessEqual, 0.0,
+           {{ch[t], 1.0}, {uch[t], -b.power_kw}});
+    AddRow(model, absl::StrCat("dison_t", t), RowSense::kLessEqual, 0.0,
+           {{dis[t], 1.0}, {udis[t], -b.power_kw}});
+    AddRow(model, absl::StrCat("excl_t", t), RowSense::kLessEqual, 1.0,
+           {{uch[t], 1.0}, {udis[t], 1.0}});
+  }
+}
+
+// LP and MPS names allow few characters; the model name is informational.
+std::string SafeName(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '-' || c == '.';
+    out.push_back(ok ? c : '_');
+  }
+  return out.empty() ? "ckptdp" : out;
+}
+
+}  // namespace export_internal
+
+namespace {
+
+using export_internal::AddColumn;
+using export_internal::AddCoverage;
+using export_internal::AddPowerSide;
+using export_internal::AddRow;
+using export_internal::SafeName;
+using export_internal::SlotTerms;
+using export_internal::Terms;
 
 // Eq. (25) on the explicit state graph of job j; train columns feed the slot rows.
 absl::Status AddGraphJob(const Instance& instance, Scenario scenario, const JobModes& modes, int j,
@@ -209,108 +309,6 @@ void AddIdealJob(const Instance& instance, const JobModes& modes, int j, MilpMod
     AddRow(model, absl::StrCat("one_j", j, "_t", t), RowSense::kLessEqual, 1.0, std::move(one));
   }
   AddRow(model, absl::StrCat("work_j", j), RowSense::kGreaterEqual, 1.0, std::move(work));
-}
-
-// Per slot: AIDC load (eq. 26, 28b as its bound), GPU limit (28a), bus (29), battery (30),
-// and the cost (31) on the power columns.
-void AddPowerSide(const Instance& instance, bool battery, SlotTerms& slots, MilpModel& model) {
-  const int slots_n = instance.time.slots;
-  const double dt = instance.time.StepHours();
-  const double usd_per_kw = dt / 1000.0;  // a kW held for one slot, priced in USD/MWh
-  const Battery& b = instance.battery;
-  const auto role = [](ColumnKind kind, int t) {
-    ColumnRole r;
-    r.kind = kind;
-    r.slot = t;
-    return r;
-  };
-  std::vector<int> aidc(slots_n), grid(slots_n), cur(slots_n), ch(slots_n), dis(slots_n),
-      soc(slots_n), uch(slots_n), udis(slots_n);
-  for (int t = 0; t < slots_n; ++t) {
-    aidc[t] = AddColumn(model, absl::StrCat("aidc_t", t), 0, instance.site.site_power_cap_kw, false,
-                        0, role(ColumnKind::kAidc, t));
-  }
-  for (int t = 0; t < slots_n; ++t) {
-    grid[t] =
-        AddColumn(model, absl::StrCat("grid_t", t), 0, kMilpInfinity, false,
-                  instance.series.price_usd_per_mwh[t] * usd_per_kw, role(ColumnKind::kGrid, t));
-  }
-  for (int t = 0; t < slots_n; ++t) {
-    cur[t] = AddColumn(model, absl::StrCat("cur_t", t), 0, instance.RenewableKw(t), false,
-                       instance.costs.curtailment_usd_per_mwh * usd_per_kw,
-                       role(ColumnKind::kCurtailment, t));
-  }
-  if (battery) {
-    const double wear = instance.costs.battery_wear_usd_per_mwh * usd_per_kw;
-    for (int t = 0; t < slots_n; ++t) {
-      ch[t] = AddColumn(model, absl::StrCat("ch_t", t), 0, b.power_kw, false, wear,
-                        role(ColumnKind::kCharge, t));
-    }
-    for (int t = 0; t < slots_n; ++t) {
-      dis[t] = AddColumn(model, absl::StrCat("dis_t", t), 0, b.power_kw, false, wear,
-                         role(ColumnKind::kDischarge, t));
-    }
-    for (int t = 0; t < slots_n; ++t) {
-      // E_T = E_0: the last state is fixed at the initial one.
-      const bool last = t == slots_n - 1;
-      soc[t] =
-          AddColumn(model, absl::StrCat("soc_t", t), last ? b.soc_initial_kwh : b.soc_min_kwh,
-                    last ? b.soc_initial_kwh : b.soc_max_kwh, false, 0, role(ColumnKind::kSoc, t));
-    }
-    for (int t = 0; t < slots_n; ++t) {
-      uch[t] =
-          AddColumn(model, absl::StrCat("uch_t", t), 0, 1, true, 0, role(ColumnKind::kChargeOn, t));
-    }
-    for (int t = 0; t < slots_n; ++t) {
-      udis[t] = AddColumn(model, absl::StrCat("udis_t", t), 0, 1, true, 0,
-                          role(ColumnKind::kDischargeOn, t));
-    }
-  }
-
-  for (int t = 0; t < slots_n; ++t) {
-    if (!slots.gpus[t].empty()) {
-      AddRow(model, absl::StrCat("gpu_t", t), RowSense::kLessEqual, instance.site.gpu_capacity,
-             std::move(slots.gpus[t]));
-    }
-    Terms load = std::move(slots.it_power[t]);
-    load.push_back({aidc[t], 1.0});
-    AddRow(model, absl::StrCat("load_t", t), RowSense::kEqual, instance.site.base_load_kw,
-           std::move(load));
-    // ren - cur + grid + dis - ch = AIDC, with the constant ren on the right.
-    Terms bus = {{cur[t], -1.0}, {grid[t], 1.0}, {aidc[t], -1.0}};
-    if (battery) {
-      bus.push_back({dis[t], 1.0});
-      bus.push_back({ch[t], -1.0});
-    }
-    AddRow(model, absl::StrCat("bal_t", t), RowSense::kEqual, -instance.RenewableKw(t),
-           std::move(bus));
-  }
-  if (!battery) return;
-  for (int t = 0; t < slots_n; ++t) {
-    // E_t - E_{t-1} - eta_ch dt ch_t + dt / eta_dis dis_t = 0, E_{-1} = soc_initial.
-    Terms energy = {
-        {soc[t], 1.0}, {ch[t], -b.charge_efficiency * dt}, {dis[t], dt / b.discharge_efficiency}};
-    if (t > 0) energy.push_back({soc[t - 1], -1.0});
-    AddRow(model, absl::StrCat("socbal_t", t), RowSense::kEqual, t == 0 ? b.soc_initial_kwh : 0.0,
-           std::move(energy));
-    AddRow(model, absl::StrCat("chon_t", t), RowSense::kLessEqual, 0.0,
-           {{ch[t], 1.0}, {uch[t], -b.power_kw}});
-    AddRow(model, absl::StrCat("dison_t", t), RowSense::kLessEqual, 0.0,
-           {{dis[t], 1.0}, {udis[t], -b.power_kw}});
-    AddRow(model, absl::StrCat("excl_t", t), RowSense::kLessEqual, 1.0,
-           {{uch[t], 1.0}, {udis[t], 1.0}});
-  }
-}
-
-// LP and MPS names allow few characters; the model name is informational.
-std::string SafeName(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '-' || c == '.';
-    out.push_back(ok ? c : '_');
-  }
-  return out.empty() ? "ckptdp" : out;
 }
 
 }  // namespace

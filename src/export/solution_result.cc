@@ -39,6 +39,15 @@ absl::StatusOr<Schedule> DecodeRuns(const Instance& instance, const std::vector<
       run.overhead_minutes = role.overhead_minutes;
       run.continues_initial = role.continues_initial;
       schedule.jobs[role.job].push_back(run);
+    } else if (role.kind == ColumnKind::kPlan) {
+      if (role.job >= static_cast<int>(model.plans.size()) ||
+          role.plan >= static_cast<int>(model.plans[role.job].size()) ||
+          !schedule.jobs[role.job].empty()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "solution picks plan ", role.plan, " of job ", instance.jobs[role.job].name,
+            ", which the model does not hold or picks after another plan of the job"));
+      }
+      schedule.jobs[role.job] = model.plans[role.job][role.plan];
     } else if (role.kind == ColumnKind::kSlotMode) {
       if (!slot_mode[role.job].emplace(role.slot, role.mode).second) {
         return absl::InvalidArgumentError(absl::StrCat("solution runs job ",

@@ -347,13 +347,7 @@ TEST_CASE("export: CBC's optimum lies between the engine's bound and incumbent",
       }
 
       // CBC's own dispatch, read back, passes the independent checker.
-      absl::StatusOr<Result> theirs = SolutionToResult(in, scenario, modes, model, best);
-      REQUIRE(theirs.ok());
-      CHECK(Near(theirs->objective_usd, best.objective));
-      absl::StatusOr<CheckReport> report = CheckResult(in, ResultToJson(in, modes, *theirs));
-      REQUIRE(report.ok());
-      INFO(report->ToText());
-      CHECK(report->ok());
+      testing::CheckDecodedSolution(in, scenario, modes, model, best);
 
       // Our schedule fixed in the model costs exactly our objective.
       MilpModel fixed = model;
@@ -415,13 +409,7 @@ TEST_CASE("export: with restart overheads CBC's optimum on the export is the eng
       CHECK(ours->objective_usd <= best.objective * (1 + std::max(1e-4, ours->gap)) + tol);
 
       // CBC's dispatch, read back with its overheads, passes the independent checker.
-      absl::StatusOr<Result> theirs = SolutionToResult(in, scenario, modes, model, best);
-      REQUIRE(theirs.ok());
-      CHECK(Near(theirs->objective_usd, best.objective));
-      absl::StatusOr<CheckReport> report = CheckResult(in, ResultToJson(in, modes, *theirs));
-      REQUIRE(report.ok());
-      INFO(report->ToText());
-      CHECK(report->ok());
+      testing::CheckDecodedSolution(in, scenario, modes, model, best);
 
       // Our schedule, overheads included, is a path of the model and costs our objective.
       MilpModel fixed = model;

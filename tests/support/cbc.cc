@@ -1,11 +1,14 @@
 #include "support/cbc.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
+#include "ckptdp/check.h"
 #include "ckptdp/report.h"
 
 namespace ckptdp::testing {
@@ -40,6 +43,21 @@ MilpSolution SolveWithCbc(const std::string& cbc, const MilpModel& model, const 
   INFO((solution.ok() ? "" : std::string(solution.status().message())));
   REQUIRE(solution.ok());
   return *solution;
+}
+
+void CheckDecodedSolution(const Instance& instance, Scenario scenario,
+                          const std::vector<JobModes>& modes, const MilpModel& model,
+                          const MilpSolution& solution) {
+  absl::StatusOr<Result> theirs = SolutionToResult(instance, scenario, modes, model, solution);
+  INFO((theirs.ok() ? "" : std::string(theirs.status().message())));
+  REQUIRE(theirs.ok());
+  CHECK(std::abs(theirs->objective_usd - solution.objective) <=
+        1e-6 * std::max(1.0, std::abs(solution.objective)));
+  absl::StatusOr<CheckReport> report =
+      CheckResult(instance, ResultToJson(instance, modes, *theirs));
+  REQUIRE(report.ok());
+  INFO(report->ToText());
+  CHECK(report->ok());
 }
 
 }  // namespace ckptdp::testing

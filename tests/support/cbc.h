@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "ckptdp/export.h"
 
@@ -18,6 +19,12 @@ std::string CbcPath();
 MilpSolution SolveWithCbc(const std::string& cbc, const MilpModel& model,
                           const std::filesystem::path& dir, const std::string& tag,
                           bool mps = false);
+
+// Decodes a solver's `solution` of `model` into a Result (SolutionToResult) and checks that
+// it costs the solver's objective and passes the independent checker.
+void CheckDecodedSolution(const Instance& instance, Scenario scenario,
+                          const std::vector<JobModes>& modes, const MilpModel& model,
+                          const MilpSolution& solution);
 
 }  // namespace ckptdp::testing
 

@@ -22,6 +22,7 @@
 namespace ckptdp {
 
 class Communicator;  // ckptdp/communicator.h
+class PlanPool;      // ckptdp/plan_pool.h
 
 // How the multipliers of the decomposition dual move (docs/engine.md, "The decomposition
 // bound"): Polyak subgradient steps, the volume algorithm, or a proximal bundle method.
@@ -71,6 +72,9 @@ struct SolveOptions {
   // The ranks that solve this scenario together (docs/distributed.md), or null: alone. Every
   // rank calls SolveScenario with the same arguments; rank 0's Result is the answer.
   const Communicator* comm = nullptr;
+  // Where the solve collects the job plans it meets (ckptdp/plan_pool.h), or null: none are
+  // kept. Plans are only added, so one pool may collect over several solves of an instance.
+  PlanPool* plan_pool = nullptr;
   // The decomposition's branch and bound (docs/engine.md): branching on progress (1; 2: only
   // where x-bar splits it as evenly as a level) or on levels only (0); -1: 2 where the slot
   // side is the unit DP (fleets), else 0. Reduced-cost fixing at

@@ -66,6 +66,8 @@ enum class ColumnKind {
   kExport,          // slot: renewable power sold, kW
   kRenewableFirst,  // slot: z = 1 allows importing, z = 0 curtailing (renewable_first)
   kPeak,            // the horizon's peak import above peak_so_far, kW (slot -1)
+  // Restricted master (BuildRestrictedMaster): job `job` follows its plan `plan`.
+  kPlan,
 };
 
 struct ColumnRole {
@@ -81,6 +83,7 @@ struct ColumnRole {
   // Train edges of jobs with restart overheads (docs/model.md, "Restarts").
   double overhead_minutes = 0;
   bool continues_initial = false;
+  int plan = -1;  // kPlan: the index into the job's plans
 };
 
 struct MilpColumn {
@@ -108,6 +111,9 @@ struct MilpModel {
   Scenario scenario = Scenario::kS4;
   std::vector<MilpColumn> columns;
   std::vector<MilpRow> rows;
+  // A restricted master's plans (BuildRestrictedMaster): per job, the runs of each kPlan
+  // column's plan, so that a solution decodes into a schedule. Empty for BuildMilp's model.
+  std::vector<std::vector<std::vector<Run>>> plans;
 
   int NumIntegers() const;
   long long NumNonzeros() const;
@@ -127,6 +133,26 @@ absl::StatusOr<MilpModel> BuildMilp(const Instance& instance, Scenario scenario,
 // (wrong mode, an edge the scenario does not allow, missing job).
 absl::Status FixSchedule(MilpModel& model, const Instance& instance,
                          const std::vector<JobModes>& modes, const Schedule& schedule);
+
+// The restricted master problem over given job plans (e.g. a PlanPool's, ckptdp/plan_pool.h):
+// a binary z_j<j>_p<p> per plan p of job j, exactly one per job (rows pick_j<j>), whose runs
+// load the same per-slot GPU and AIDC rows, under the same power side and grid contract, as
+// BuildMilp's model. Its feasible points are schedules of `scenario` made of these plans
+// only, so its optimum is the best schedule they make (an upper bound on BuildMilp's), and
+// its LP relaxation is the path formulation's LP over these columns. Fails with
+// InvalidArgument if a job has no plan, or a plan's run lies outside the horizon or names
+// no feasible mode. Plans are not checked against the job's graph: they are expected to be
+// the engine's own.
+absl::StatusOr<MilpModel> BuildRestrictedMaster(
+    const Instance& instance, Scenario scenario, const std::vector<JobModes>& modes,
+    const std::vector<std::vector<std::vector<Run>>>& plans);
+
+// A MIP start for a restricted master (CBC's `-mipstart FILE`, in its solution format: one
+// "index name value" line per column): `result`'s plan of each job at 1, the other plans at
+// 0, and every power-side column (battery and grid contract binaries included) as `result`
+// dispatches power. Fails if a job's plan in `result` is not among the model's plans.
+absl::StatusOr<std::string> RestrictedMasterStart(const Instance& instance, const MilpModel& model,
+                                                  const Result& result);
 
 // CPLEX LP format (read by CBC, HiGHS, GLPK --cpxlp, Gurobi, CPLEX). Coefficients are
 // written as shortest round-trip decimals, so the file is the model bit for bit.

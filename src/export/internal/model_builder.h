@@ -33,6 +33,25 @@ int AddRow(MilpModel& model, std::string name, RowSense sense, double rhs,
 // Name -> column index for a whole model.
 std::unordered_map<std::string_view, int> ColumnIndex(const MilpModel& model);
 
+// A model name that LP and MPS accept: other characters become '_'.
+std::string SafeName(std::string_view text);
+
+using Terms = std::vector<std::pair<int, double>>;
+
+// Per-slot terms that the jobs contribute to the site rows (eq. 26 folded into 27-28).
+struct SlotTerms {
+  std::vector<Terms> gpus;      // n_a per column covering the slot
+  std::vector<Terms> it_power;  // -PUE * P_a^IT per column covering the slot (load row)
+};
+
+// Adds `column` (a job decision in `mode`) to the rows of slots [from, to).
+void AddCoverage(const Instance& instance, const Mode& mode, int column, int from, int to,
+                 SlotTerms& slots);
+
+// The power side of every slot on the jobs' `slots` terms: AIDC load (eq. 26, 28b as its
+// bound), GPU limit (28a), bus (29), battery (30) and the cost (31) on the power columns.
+void AddPowerSide(const Instance& instance, bool battery, SlotTerms& slots, MilpModel& model);
+
 }  // namespace ckptdp::export_internal
 
 #endif  // CKPTDP_EXPORT_INTERNAL_MODEL_BUILDER_H_
