@@ -65,8 +65,9 @@ constexpr double kSeededDeflection = 0.6;
 // S4's root inside S6's and S3's warm start. On the 128-job weeks its plain subgradient
 // stalls up to 0.4 % below the LP (seeds 2 and 3); deflected, S4's bound gets within
 // 0.1 % of it, and S6 ended 0.14 points lower on average over six seeds (1.350 % against
-// 1.488 %, 60 s), lower on the 512- and 1024-job weeks and higher on the 4096-job week
-// (one run each; docs/benchmarks.md, session 28).
+// 1.488 %, 60 s), and lower on the 512- and 1024-job weeks (one run each). On the
+// 4096-job week two pairs of runs went opposite ways (0.625 and 0.572 % against 0.558 and
+// 0.608 %): no difference that they show (docs/benchmarks.md, session 28).
 constexpr double kWarmStartDeflection = 0.9;
 
 // Cost of the fixed baseline without battery: the reference of cost_reduction_pct.
