@@ -30,12 +30,19 @@ PathSolution PathSolver::SolvePlain(const CheckpointGraph& g, const EdgeCosts& c
   value_[0] = 0.0;
   // k_min_[ti]: the least segment from which the deadline is still within reach at slot
   // release + ti (segments + 1: none). States below it are dead: no optimal path uses them,
-  // and on tight windows they are most of the graph.
+  // and on tight windows they are most of the graph. k_max_[ti]: the most segments that
+  // even the fastest edges can have covered by then (segments have equal work, so
+  // MinimumSlotsFor(k) is also the least time for the first k). States above it are
+  // unreachable: their value stays infinite, so skipping them changes no minimum.
   k_min_.resize(layers);
+  k_max_.resize(layers);
   for (int ti = 0; ti < layers; ++ti) {
     int k = 0;
     while (k <= segments && g.MinimumSlotsFor(segments - k) > deadline - release - ti) ++k;
     k_min_[ti] = k;
+    k = 0;
+    while (k < segments && g.MinimumSlotsFor(k + 1) <= ti) ++k;
+    k_max_[ti] = k;
   }
   // Branch and bound's progress limits (progress_branching.h): allowed segments per layer.
   LayerProgressRange(g, costs, k_lo_, k_hi_);
@@ -47,15 +54,16 @@ PathSolution PathSolver::SolvePlain(const CheckpointGraph& g, const EdgeCosts& c
   // stored; the backward pass below finds them.
   for (int ti = 0; ti + 1 < layers; ++ti) {
     const int tau = release + ti;
-    const int k0 = k_min_[ti];
-    if (k0 > segments) continue;
+    const int k0 = k_min_[ti], k1 = k_max_[ti];
+    if (k0 > k1) continue;
     const double* src = value_.data() + static_cast<size_t>(ti) * width;
     if (costs.WaitAllowed(tau)) {
       double* dst = value_.data() + static_cast<size_t>(ti + 1) * width;
       const int lo = std::max({k0, k_min_[ti + 1], k_lo_[ti + 1]});
-      const int hi = std::min(g.allow_wait() ? segments - 1 : -1, k_hi_[ti + 1]);  // k < K
+      const int hi = std::min({g.allow_wait() ? segments - 1 : -1, k_hi_[ti + 1], k1});  // k < K
       for (int k = lo; k <= hi; ++k) dst[k] = std::min(dst[k], src[k]);
-      if (g.boundary_idle_allowed() && lo <= segments && k_hi_[ti + 1] >= segments) {
+      if (g.boundary_idle_allowed() && lo <= segments && k1 == segments &&
+          k_hi_[ti + 1] >= segments) {
         dst[segments] = std::min(dst[segments], src[segments]);
       }
     }
@@ -69,7 +77,7 @@ PathSolution PathSolver::SolvePlain(const CheckpointGraph& g, const EdgeCosts& c
         const double c = row[end] - row[tau];
         double* dst = value_.data() + static_cast<size_t>(te) * width + dk;
         int lo = std::max({k0, k_min_[te] - dk, k_lo_[te] - dk});
-        int hi = std::min(segments - dk, k_hi_[te] - dk);
+        int hi = std::min({segments - dk, k_hi_[te] - dk, k1});
         if (costs.HasProgressLimits()) NarrowBySpan(k_lo_, k_hi_, ti, te, lo, hi);
         for (int k = lo; k <= hi; ++k) dst[k] = std::min(dst[k], src[k] + c);
       }

@@ -42,7 +42,7 @@ class PathSolver {
   std::vector<int> pred_edge_;    // -1: wait edge; else mode * max_dk + dk - 1
   std::vector<int> k_min_;        // per layer: the least segment from which the sink is reachable
   std::vector<int> k_lo_, k_hi_;  // per layer: branch and bound's progress limits
-  std::vector<int> k_max_;        // SolveRestarts, per layer: the greatest segment reachable
+  std::vector<int> k_max_;        // per layer: the greatest segment reachable
   std::vector<double> rows_;      // SolveRestarts: per-layer source rows
   std::vector<size_t> layer_offset_;    // SolveRestarts, per layer: where its rows start in value_
   std::vector<int> layer_span_;         // SolveRestarts, per layer: the segments a row stores
