@@ -76,14 +76,23 @@ void PriceLagrangian(const ScenarioContext& context, int job, const Multipliers&
   const JobSubproblem& sub = *context.jobs[job];
   const int slots = context.slots();
   const double pue = context.instance->site.pue;
-  costs.Resize(sub.num_modes(), slots);
+  // Subproblems read the prefix sums only up to the job's deadline: after it the rows stay
+  // flat, as PriceMarginal leaves them, and the sums up to it are those over all slots
+  // (the same operands in the same order, so the results are bit-identical). Zero-filling
+  // the rows first and pricing the tail were wasted work (docs/benchmarks.md, session 30).
+  const int deadline = context.instance->jobs[job].deadline_slot;
+  costs.modes = sub.num_modes();
+  costs.slots = slots;
+  costs.prefix.resize(static_cast<size_t>(sub.num_modes()) * (slots + 1));
   costs.next_blocked.clear();
   costs.wait_forbidden.clear();
   for (int m = 0; m < sub.num_modes(); ++m) {
     double* row = costs.PrefixRow(m);
     const double kw = pue * sub.it_power_kw(m);
     const double n = sub.gpus(m);
-    for (int t = 0; t < slots; ++t) row[t + 1] = row[t] + lambda[t] * kw + mu[t] * n;
+    row[0] = 0.0;
+    for (int t = 0; t < deadline; ++t) row[t + 1] = row[t] + lambda[t] * kw + mu[t] * n;
+    std::fill(row + deadline + 1, row + slots + 1, row[deadline]);
   }
 }
 
