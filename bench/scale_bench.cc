@@ -26,17 +26,15 @@
 #include <utility>
 #include <vector>
 
-#include "ckptdp/generate.h"
-#include "ckptdp/modes.h"
 #include "dispatch/internal/evaluation.h"
+#include "generated_week.h"
 #include "tbb/parallel_for.h"
 #include "tbb/task_arena.h"
 
 namespace ckptdp {
 namespace {
 
-constexpr int kSegments = 24;
-constexpr int kWeekHours = 168;
+using bench::kSegments;
 
 // Everything one benchmark needs, built once per (jobs, slots) and kept for the process.
 struct Setup {
@@ -51,11 +49,6 @@ struct Setup {
   long long work = 0;         // sum over jobs of slots x segments x modes
   long long window_work = 0;  // sum over jobs of window slots x segments x modes
 };
-
-[[noreturn]] void Fail(const char* what, const absl::Status& status) {
-  std::fprintf(stderr, "scale_bench: %s: %s\n", what, status.ToString().c_str());
-  std::abort();
-}
 
 // CPU seconds used by the whole machine (from /proc/stat, in clock ticks) and by this process.
 struct CpuSample {
@@ -105,23 +98,10 @@ Setup& GetSetup(int jobs, int slots) {
   std::unique_ptr<Setup>& entry = cache[{jobs, slots}];
   if (entry) return *entry;
 
-  GenerateOptions options;
-  options.jobs = jobs;
-  options.hours = kWeekHours;
-  options.step_minutes = kWeekHours * 60 / slots;
-  options.segments = kSegments;
-  options.gpus = 0;
-  options.seed = 1;
   auto s = std::make_unique<Setup>();
-  absl::StatusOr<Instance> instance = GenerateInstance(options);
-  if (!instance.ok()) Fail("GenerateInstance", instance.status());
-  s->instance = *std::move(instance);
-  if (s->instance.time.slots != slots) {
-    Fail("GenerateInstance", absl::InternalError("unexpected slot count"));
-  }
-  absl::StatusOr<std::vector<JobModes>> modes = BuildAllModes(s->instance);
-  if (!modes.ok()) Fail("BuildAllModes", modes.status());
-  s->modes = *std::move(modes);
+  bench::GeneratedWeek week = bench::GenerateWeek(jobs, slots, "scale_bench");
+  s->instance = std::move(week.instance);
+  s->modes = std::move(week.modes);
   s->context = internal::MakeContext(s->instance, s->modes, Scenario::kS4);
   s->workspaces = internal::MakeWorkspaces(s->context);
 

@@ -27,34 +27,42 @@ ScenarioContext MakeContext(const Instance& instance, const std::vector<JobModes
 }
 
 absl::StatusOr<Evaluated> Evaluate(const ScenarioContext& context, Schedule schedule) {
-  const Instance& in = *context.instance;
   Evaluated e;
-  e.load = AggregateLoad(in, *context.modes, schedule);
+  e.load = AggregateLoad(*context.instance, *context.modes, schedule);
   e.schedule = std::move(schedule);
+  CKPTDP_RETURN_IF_ERROR(EvaluateLoad(context, e.load.gpus, e.load.aidc_kw, e));
+  return e;
+}
+
+absl::Status EvaluateLoad(const ScenarioContext& context, const std::vector<int>& gpus,
+                          const std::vector<double>& aidc_kw, Evaluated& out) {
+  const Instance& in = *context.instance;
+  out.feasible = false;
+  out.violation.clear();
   for (int t = 0; t < context.slots(); ++t) {
-    if (e.load.gpus[t] > in.site.gpu_capacity) {
-      e.violation = absl::StrFormat("slot %d uses %d GPUs > capacity %d", t, e.load.gpus[t],
-                                    in.site.gpu_capacity);
-      return e;
+    if (gpus[t] > in.site.gpu_capacity) {
+      out.violation =
+          absl::StrFormat("slot %d uses %d GPUs > capacity %d", t, gpus[t], in.site.gpu_capacity);
+      return absl::OkStatus();
     }
-    if (e.load.aidc_kw[t] > in.site.site_power_cap_kw + kPowerSlackKw) {
-      e.violation = absl::StrFormat("slot %d draws %.1f kW > site cap %.1f kW", t,
-                                    e.load.aidc_kw[t], in.site.site_power_cap_kw);
-      return e;
+    if (aidc_kw[t] > in.site.site_power_cap_kw + kPowerSlackKw) {
+      out.violation = absl::StrFormat("slot %d draws %.1f kW > site cap %.1f kW", t, aidc_kw[t],
+                                      in.site.site_power_cap_kw);
+      return absl::OkStatus();
     }
   }
-  absl::StatusOr<PowerDispatch> power = DispatchFixedLoad(context.power, e.load.aidc_kw);
+  absl::StatusOr<PowerDispatch> power = DispatchFixedLoad(context.power, aidc_kw);
   // Only the grid contract's import caps make a fixed load unservable: a violation.
   if (!power.ok() && context.power.HasGridContract() &&
       absl::IsFailedPrecondition(power.status())) {
-    e.violation = std::string(power.status().message());
-    return e;
+    out.violation = std::string(power.status().message());
+    return absl::OkStatus();
   }
   CKPTDP_RETURN_IF_ERROR(power.status());
-  e.power = *std::move(power);
-  e.cost_usd = e.power.TotalCostUsd();
-  e.feasible = true;
-  return e;
+  out.power = *std::move(power);
+  out.cost_usd = out.power.TotalCostUsd();
+  out.feasible = true;
+  return absl::OkStatus();
 }
 
 void AddJobLoad(const ScenarioContext& context, int job, const std::vector<Run>& runs, int sign,

@@ -154,13 +154,21 @@ bool RepairPlans(const ScenarioContext& c, Workspaces& work, const std::vector<P
 absl::Status ImproveByLocalSearch(const ScenarioContext& c, Workspaces& work, Evaluated& current,
                                   const Deadline& deadline) {
   EdgeCosts costs;
-  // Without a battery the moves are priced slot by slot, blind to horizon-level terms
-  // (the green floor): if the final evaluation breaks one, the starting schedule stays.
-  std::optional<Evaluated> start;
-  if (!c.traits.battery) start = current;
+  // The moves are tried on the load kept up to date here, not on sums of the schedule's
+  // runs in job order, so the round-off differs: once the search has moved a job, the
+  // schedule is evaluated in full, and if that evaluation breaks a limit (without a battery
+  // the moves are priced slot by slot, blind to horizon-level terms such as the green
+  // floor), the starting schedule stays.
+  const Evaluated start = current;
+  bool moved = false;
   std::vector<double> aidc = current.load.aidc_kw;
   std::vector<int> gpus = current.load.gpus;
   const bool battery = c.traits.battery;
+  // With a battery every move is evaluated exactly (battery DP included) on its own load:
+  // the others' load plus the job's new runs.
+  std::vector<double> trial_aidc;
+  std::vector<int> trial_gpus;
+  Evaluated trial;
   bool out_of_time = false;
   for (int pass = 0; pass < 50 && !out_of_time; ++pass) {
     bool improved = false;
@@ -169,8 +177,8 @@ absl::Status ImproveByLocalSearch(const ScenarioContext& c, Workspaces& work, Ev
     std::vector<double> shift;
     if (battery) shift = BatteryNetShift(current.power);
     for (int j = 0; j < c.num_jobs(); ++j) {
-      // Not a return: without a battery, moves already made changed the schedule in place
-      // and only the evaluation after the loop brings its load and cost up to date.
+      // Not a return: moves already made changed the schedule in place, and only the
+      // evaluation after the loop brings its load and cost up to date.
       if (deadline.Passed()) {
         out_of_time = true;
         break;
@@ -182,26 +190,29 @@ absl::Status ImproveByLocalSearch(const ScenarioContext& c, Workspaces& work, Ev
       PathSolution p = c.jobs[j]->Solve(costs, work[j]);
       if (p.feasible && Improves(p.cost, now_cost) && p.runs != runs) {
         if (!battery) {
-          runs = p.runs;
-          improved = true;
+          runs = std::move(p.runs);
+          improved = moved = true;
         } else {
-          Schedule trial = current.schedule;
-          trial.jobs[j] = p.runs;
-          CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c, std::move(trial)));
-          if (e.feasible && Improves(e.cost_usd, current.cost_usd)) {
-            current = std::move(e);
-            improved = true;
+          trial_aidc = aidc;
+          trial_gpus = gpus;
+          AddJobLoad(c, j, p.runs, +1, trial_aidc, trial_gpus);
+          CKPTDP_RETURN_IF_ERROR(EvaluateLoad(c, trial_gpus, trial_aidc, trial));
+          if (trial.feasible && Improves(trial.cost_usd, current.cost_usd)) {
+            runs = std::move(p.runs);
+            std::swap(current.power, trial.power);
+            current.cost_usd = trial.cost_usd;
+            improved = moved = true;
             shift = BatteryNetShift(current.power);
           }
         }
       }
-      AddJobLoad(c, j, current.schedule.jobs[j], +1, aidc, gpus);
+      AddJobLoad(c, j, runs, +1, aidc, gpus);
     }
     if (!improved) break;
   }
-  if (!battery) {
-    CKPTDP_ASSIGN_OR_RETURN(Evaluated moved, Evaluate(c, std::move(current.schedule)));
-    current = moved.feasible ? std::move(moved) : *std::move(start);
+  if (moved) {
+    CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c, std::move(current.schedule)));
+    current = e.feasible ? std::move(e) : start;
   }
   return absl::OkStatus();
 }

@@ -59,6 +59,14 @@ struct Evaluated {
 };
 absl::StatusOr<Evaluated> Evaluate(const ScenarioContext& context, Schedule schedule);
 
+// What Evaluate does after summing the load: checks the site limits slot by slot and
+// dispatches the power, setting out.power, out.cost_usd and out.feasible, or out.violation
+// (out's schedule and load are left alone). The local search calls it on a load it keeps up
+// to date move by move, instead of copying the schedule and summing every job's runs again
+// for each move it tries.
+absl::Status EvaluateLoad(const ScenarioContext& context, const std::vector<int>& gpus,
+                          const std::vector<double>& aidc_kw, Evaluated& out);
+
 // Per-slot GPU and AIDC contribution of one job's runs (added with `sign` = +1 or -1).
 void AddJobLoad(const ScenarioContext& context, int job, const std::vector<Run>& runs, int sign,
                 std::vector<double>& aidc_kw, std::vector<int>& gpus);
