@@ -9,7 +9,8 @@
 // to a capacity-feasible schedule (the engine's fallback, by footprint, where the repair
 // fails). Instances come from GenerateInstance (as `ckptdp generate
 // --seed 1 --gpus 0`). Counters: the cost before and after the search (the same in every run
-// of one build), and the moves the search kept.
+// of one build and the same on 1 and 2 threads), and the jobs the search moved. On 2 threads
+// the search works out a few jobs' moves at a time in parallel and keeps the serial moves.
 // Run: build/local_search_bench (--benchmark_filter=... for one size).
 #include <benchmark/benchmark.h>
 
@@ -81,10 +82,11 @@ Setup& GetSetup(int jobs, int slots) {
   return *entry;
 }
 
-// Args: jobs, slots.
+// Args: jobs, slots, threads.
 void BM_LocalSearch(benchmark::State& state) {
   const int jobs = static_cast<int>(state.range(0));
   const int slots = static_cast<int>(state.range(1));
+  const int threads = static_cast<int>(state.range(2));
   Setup& s = GetSetup(jobs, slots);
   double end_cost = 0;
   int moved = 0;
@@ -93,7 +95,7 @@ void BM_LocalSearch(benchmark::State& state) {
     internal::Evaluated current = s.start;
     state.ResumeTiming();
     const absl::Status status =
-        internal::ImproveByLocalSearch(s.context, s.workspaces, current, kNoLimit);
+        internal::ImproveByLocalSearch(s.context, s.workspaces, current, kNoLimit, threads);
     if (!status.ok()) Fail("ImproveByLocalSearch", status);
     state.PauseTiming();
     end_cost = current.cost_usd;
@@ -103,16 +105,16 @@ void BM_LocalSearch(benchmark::State& state) {
   }
   state.counters["jobs"] = jobs;
   state.counters["slots"] = slots;
+  state.counters["threads"] = threads;
   state.counters["start_usd"] = s.start.cost_usd;
   state.counters["end_usd"] = end_cost;
   state.counters["jobs_moved"] = moved;
 }
 
 BENCHMARK(BM_LocalSearch)
-    ->Args({128, 168})
-    ->Args({512, 672})
-    ->Args({1024, 672})
-    ->ArgNames({"jobs", "slots"})
+    ->ArgsProduct({{128}, {168}, {1, 2}})
+    ->ArgsProduct({{512, 1024}, {672}, {1, 2}})
+    ->ArgNames({"jobs", "slots", "threads"})
     ->Iterations(1)
     ->Repetitions(3)
     ->Unit(benchmark::kMillisecond);

@@ -207,7 +207,8 @@ absl::Status Search::OfferSchedule(Schedule schedule, double* cost) {
   CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c_, std::move(schedule)));
   if (cost != nullptr) *cost = e.feasible ? e.cost_usd : kInf;
   if (!e.feasible || e.cost_usd >= Incumbent()) return absl::OkStatus();
-  CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, work_, e, deadline_));
+  CKPTDP_RETURN_IF_ERROR(
+      ImproveByLocalSearch(c_, work_, e, deadline_, ResolveThreads(options_.threads)));
   if (e.cost_usd >= Incumbent()) return absl::OkStatus();
   if (search_new_incumbents_) {
     // Its neighbourhood, as the root's search explores the root's incumbent. Serial and

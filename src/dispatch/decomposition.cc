@@ -897,7 +897,8 @@ absl::StatusOr<double> TightenByDecomposition(const ScenarioContext& c, Workspac
     if (RepairPlans(c, work, plans, root.multipliers, deadline, scratch, repaired)) {
       CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c, std::move(repaired)));
       if (e.feasible && Improves(e.cost_usd, root.incumbent->cost_usd)) {
-        CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c, work, e, deadline));
+        CKPTDP_RETURN_IF_ERROR(
+            ImproveByLocalSearch(c, work, e, deadline, ResolveThreads(options.threads)));
         if (Improves(e.cost_usd, root.incumbent->cost_usd)) root.incumbent = std::move(e);
       }
     }

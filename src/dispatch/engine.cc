@@ -301,7 +301,8 @@ absl::Status RescueSchedule(const internal::ScenarioContext& context, Scenario s
   CKPTDP_ASSIGN_OR_RETURN(internal::Evaluated e,
                           internal::Evaluate(context, std::move(rescued->schedule)));
   if (!e.feasible) return absl::OkStatus();
-  CKPTDP_RETURN_IF_ERROR(internal::ImproveByLocalSearch(context, work, e, deadline));
+  CKPTDP_RETURN_IF_ERROR(internal::ImproveByLocalSearch(context, work, e, deadline,
+                                                        internal::ResolveThreads(options.threads)));
   log.Note(absl::StrFormat(
       "no schedule at the root; one of the instance with %d GPUs keeps these limits: %.4f USD",
       rescued->gpu_capacity, e.cost_usd));

@@ -120,7 +120,7 @@ std::optional<Schedule> DiveOnAverage(const ScenarioContext& c, Workspaces& work
 
 absl::StatusOr<int> ImproveByDiving(const ScenarioContext& c, Workspaces& work,
                                     const RelaxedAverage& guide, const Multipliers& prices,
-                                    const Deadline& deadline, Evaluated& incumbent) {
+                                    const Deadline& deadline, int threads, Evaluated& incumbent) {
   // (energy share from lambda, share of the guided GPU price): the jobs not yet fixed
   // are present only through the multipliers, so each dive leans on them to a degree.
   constexpr double kBlends[][2] = {{0.5, 1.0}, {1.0, 1.0}, {0.5, 0.5}};
@@ -132,7 +132,7 @@ absl::StatusOr<int> ImproveByDiving(const ScenarioContext& c, Workspaces& work,
     if (!dive) continue;
     CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c, std::move(*dive)));
     if (!e.feasible) continue;
-    CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c, work, e, deadline));
+    CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c, work, e, deadline, threads));
     if (e.feasible && Improves(e.cost_usd, incumbent.cost_usd)) {
       incumbent = std::move(e);
       ++better;

@@ -170,7 +170,8 @@ absl::Status Root::StartFromSeed() {
   if (setup_.seed == nullptr || !Leader(comm_)) return absl::OkStatus();
   CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c_, *setup_.seed));
   if (e.feasible) {
-    CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, work_, e, deadline_));
+    CKPTDP_RETURN_IF_ERROR(
+        ImproveByLocalSearch(c_, work_, e, deadline_, ResolveThreads(options_.threads)));
     NewIncumbent(std::move(e));
   }
   return absl::OkStatus();
@@ -248,7 +249,8 @@ absl::Status Root::RecoverPrimal(int it) {
   const bool better = !have || Improves(e.cost_usd, Incumbent());
   if ((better || it - last_search_ >= policy.search_refresh) &&
       (!have || it - last_search_ >= policy.search_spacing)) {
-    CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, work_, e, deadline_));
+    CKPTDP_RETURN_IF_ERROR(
+        ImproveByLocalSearch(c_, work_, e, deadline_, ResolveThreads(options_.threads)));
     last_search_ = it;
   }
   if (!have || Improves(e.cost_usd, Incumbent())) {
@@ -314,8 +316,9 @@ absl::Status Root::SearchAfterRoot() {
   // the primal side, where coordinated moves of several jobs close most of the gap.
   if (out_.incumbent && !search_until.Passed() && out_.status != SolveStatus::kOptimal &&
       !gap_.Closed(Incumbent(), out_.lower_bound)) {
-    CKPTDP_ASSIGN_OR_RETURN(const int dives, ImproveByDiving(c_, work_, average_, out_.multipliers,
-                                                             search_until, *out_.incumbent));
+    CKPTDP_ASSIGN_OR_RETURN(const int dives,
+                            ImproveByDiving(c_, work_, average_, out_.multipliers, search_until,
+                                            ResolveThreads(options_.threads), *out_.incumbent));
     if (dives > 0) Log("dive", absl::StrFormat("diving on x-bar: %d better schedules", dives));
   }
   bool neighbourhood = out_.incumbent && !search_until.Passed() &&
@@ -371,7 +374,8 @@ absl::Status Root::SearchAfterRoot() {
     }
   }
   if (out_.incumbent && !search_until.Passed() && Leader(comm_)) {
-    CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, work_, *out_.incumbent, search_until));
+    CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, work_, *out_.incumbent, search_until,
+                                                ResolveThreads(options_.threads)));
     if (out_.status != SolveStatus::kTimeLimit && out_.status != SolveStatus::kInterrupted &&
         gap_.Closed(Incumbent(), out_.lower_bound)) {
       out_.status = SolveStatus::kOptimal;

@@ -6,6 +6,9 @@
 #include <cmath>
 #include <numeric>
 
+#include "tbb/parallel_for.h"
+#include "tbb/task_arena.h"
+
 namespace ckptdp::internal {
 namespace {
 
@@ -151,62 +154,106 @@ bool RepairPlans(const ScenarioContext& c, Workspaces& work, const std::vector<P
   }
 }
 
-absl::Status ImproveByLocalSearch(const ScenarioContext& c, Workspaces& work, Evaluated& current,
-                                  const Deadline& deadline) {
+namespace {
+
+// One job's move as the serial search would try it from the current state: its cheapest
+// path against the load of the other jobs, and with a battery the exact evaluation of the
+// schedule with that path. Worked out for a block of jobs in parallel (ImproveByLocalSearch).
+struct CandidateMove {
+  std::vector<double> other_aidc;  // the load without the job
+  std::vector<int> other_gpus;
   EdgeCosts costs;
-  // The moves are tried on the load kept up to date here, not on sums of the schedule's
-  // runs in job order, so the round-off differs: once the search has moved a job, the
-  // schedule is evaluated in full, and if that evaluation breaks a limit (without a battery
-  // the moves are priced slot by slot, blind to horizon-level terms such as the green
-  // floor), the starting schedule stays.
+  PathSolution path;
+  bool improves = false;  // cheaper at the marginal prices than the job's runs
+  Evaluated trial;        // with a battery: power, cost and feasibility of the move
+};
+
+absl::Status TryMove(const ScenarioContext& c, Workspaces& work, int j, const Schedule& schedule,
+                     const std::vector<double>& aidc, const std::vector<int>& gpus,
+                     const std::vector<double>& shift, CandidateMove& move) {
+  const std::vector<Run>& runs = schedule.jobs[j];
+  move.other_aidc = aidc;
+  move.other_gpus = gpus;
+  AddJobLoad(c, j, runs, -1, move.other_aidc, move.other_gpus);
+  PriceMarginal(c, j, move.other_aidc, move.other_gpus, shift, move.costs);
+  const double now_cost = PlanCost(c, j, runs, move.costs);
+  move.path = c.jobs[j]->Solve(move.costs, work[j]);
+  move.improves =
+      move.path.feasible && Improves(move.path.cost, now_cost) && move.path.runs != runs;
+  if (!move.improves || !c.traits.battery) return absl::OkStatus();
+  // The trial load reuses the other jobs' load: it is not needed after this.
+  AddJobLoad(c, j, move.path.runs, +1, move.other_aidc, move.other_gpus);
+  return EvaluateLoad(c, move.other_gpus, move.other_aidc, move.trial);
+}
+
+}  // namespace
+
+absl::Status ImproveByLocalSearch(const ScenarioContext& c, Workspaces& work, Evaluated& current,
+                                  const Deadline& deadline, int threads) {
+  // The moves are tried on the load kept up to date here (changed only by the moves made),
+  // not on sums of the schedule's runs in job order, so the round-off differs: once the
+  // search has moved a job the schedule is evaluated in full, and if that evaluation breaks
+  // a limit (without a battery the moves are priced slot by slot, blind to horizon-level
+  // terms such as the green floor), the starting schedule stays.
   const Evaluated start = current;
   bool moved = false;
   std::vector<double> aidc = current.load.aidc_kw;
   std::vector<int> gpus = current.load.gpus;
   const bool battery = c.traits.battery;
-  // With a battery every move is evaluated exactly (battery DP included) on its own load:
-  // the others' load plus the job's new runs.
-  std::vector<double> trial_aidc;
-  std::vector<int> trial_gpus;
-  Evaluated trial;
+  // The search is serial: job j's move is priced against the moves before it. A block of
+  // jobs is worked out in parallel from the same state, and the first move kept ends the
+  // block (the later jobs' work, done against the state before it, is dropped). So the
+  // moves are those of the serial search, whatever the threads and the block size; one
+  // thread works job by job, and more threads try a few jobs each per block.
+  threads = std::max(1, threads);
+  const int block_size = threads == 1 ? 1 : 4 * threads;
+  std::vector<CandidateMove> block(block_size);
+  tbb::task_arena arena(threads);
+  std::vector<absl::Status> statuses(block_size);
   bool out_of_time = false;
   for (int pass = 0; pass < 50 && !out_of_time; ++pass) {
     bool improved = false;
     // With a battery, price against the load the grid sees after the current battery
-    // schedule; every move is then re-evaluated exactly with the battery DP.
+    // schedule; every move is then evaluated exactly with the battery DP.
     std::vector<double> shift;
     if (battery) shift = BatteryNetShift(current.power);
-    for (int j = 0; j < c.num_jobs(); ++j) {
-      // Not a return: moves already made changed the schedule in place, and only the
-      // evaluation after the loop brings its load and cost up to date.
+    for (int first = 0; first < c.num_jobs();) {
       if (deadline.Passed()) {
         out_of_time = true;
         break;
       }
-      std::vector<Run>& runs = current.schedule.jobs[j];
-      AddJobLoad(c, j, runs, -1, aidc, gpus);
-      PriceMarginal(c, j, aidc, gpus, shift, costs);
-      const double now_cost = PlanCost(c, j, runs, costs);
-      PathSolution p = c.jobs[j]->Solve(costs, work[j]);
-      if (p.feasible && Improves(p.cost, now_cost) && p.runs != runs) {
-        if (!battery) {
-          runs = std::move(p.runs);
-          improved = moved = true;
-        } else {
-          trial_aidc = aidc;
-          trial_gpus = gpus;
-          AddJobLoad(c, j, p.runs, +1, trial_aidc, trial_gpus);
-          CKPTDP_RETURN_IF_ERROR(EvaluateLoad(c, trial_gpus, trial_aidc, trial));
-          if (trial.feasible && Improves(trial.cost_usd, current.cost_usd)) {
-            runs = std::move(p.runs);
-            std::swap(current.power, trial.power);
-            current.cost_usd = trial.cost_usd;
-            improved = moved = true;
-            shift = BatteryNetShift(current.power);
-          }
-        }
+      const int size = std::min(block_size, c.num_jobs() - first);
+      const auto try_move = [&](int k) {
+        statuses[k] = TryMove(c, work, first + k, current.schedule, aidc, gpus, shift, block[k]);
+      };
+      if (size == 1) {
+        try_move(0);
+      } else {
+        arena.execute([&] { tbb::parallel_for(0, size, try_move); });
       }
-      AddJobLoad(c, j, runs, +1, aidc, gpus);
+      int next = first + size;
+      for (int k = 0; k < size; ++k) {
+        CKPTDP_RETURN_IF_ERROR(statuses[k]);
+        const CandidateMove& move = block[k];
+        if (!move.improves) continue;
+        if (battery && !(move.trial.feasible && Improves(move.trial.cost_usd, current.cost_usd))) {
+          continue;
+        }
+        const int j = first + k;
+        std::vector<Run>& runs = current.schedule.jobs[j];
+        AddJobLoad(c, j, runs, -1, aidc, gpus);
+        runs = move.path.runs;
+        AddJobLoad(c, j, runs, +1, aidc, gpus);
+        if (battery) {
+          current.power = move.trial.power;
+          current.cost_usd = move.trial.cost_usd;
+          shift = BatteryNetShift(current.power);
+        }
+        improved = moved = true;
+        next = j + 1;
+        break;
+      }
+      first = next;
     }
     if (!improved) break;
   }

@@ -99,7 +99,7 @@ TEST_CASE("Diving on x-bar gives feasible schedules and never a worse incumbent"
       CHECK(e->feasible);
       Evaluated incumbent = Baseline(f, c);
       const double before = incumbent.cost_usd;
-      absl::StatusOr<int> better = ImproveByDiving(c, work, average, prices, kFar, incumbent);
+      absl::StatusOr<int> better = ImproveByDiving(c, work, average, prices, kFar, 1, incumbent);
       REQUIRE(better.ok());
       CHECK(incumbent.feasible);
       CHECK(incumbent.cost_usd <= before);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <numeric>
+#include <optional>
 
 #include "ckptdp/generate.h"
 #include "dispatch/internal/dual.h"
@@ -133,6 +134,20 @@ TEST_CASE("Repair: a fleet's short windows go first once a repair has failed on 
   CHECK(rescued > 0);
 }
 
+// The start of the local search tests: the crowded plans of `round`, repaired (none if the
+// repair fails), as the engine searches from its repairs.
+std::optional<Evaluated> RepairedStart(const ScenarioContext& c, Workspaces& work, int round) {
+  Multipliers prices;
+  const std::vector<PathSolution> plans = CrowdedPlans(c, work, round, prices);
+  EdgeCosts scratch;
+  Schedule repaired;
+  if (!RepairPlans(c, work, plans, prices, kFar, scratch, repaired)) return std::nullopt;
+  absl::StatusOr<Evaluated> start = Evaluate(c, std::move(repaired));
+  REQUIRE(start.ok());
+  REQUIRE(start->feasible);
+  return *std::move(start);
+}
+
 // The local search as it was until session 31, kept as the reference: with a battery each
 // candidate move is a copy of the schedule evaluated in full (its load summed from every
 // job's runs, then the battery DP).
@@ -169,7 +184,7 @@ Evaluated LocalSearchByFullEvaluation(const ScenarioContext& c, Workspaces& work
 
 TEST_CASE(
     "Local search: with a battery, moves evaluated on the kept load are those of full "
-    "evaluations",
+    "evaluations, on one thread or two",
     "[dispatch]") {
   int improved = 0;
   for (const int hours : {24, 48}) {
@@ -179,19 +194,18 @@ TEST_CASE(
       const ScenarioContext c = MakeContext(f.instance, f.modes, Scenario::kS6);
       REQUIRE(c.traits.battery);
       Workspaces work = MakeWorkspaces(c);
-      EdgeCosts scratch;
       for (int round = 0; round < 4; ++round) {
         INFO(hours << " h, " << gpus << " GPUs, round " << round);
-        Multipliers prices;
-        const std::vector<PathSolution> plans = CrowdedPlans(c, work, round, prices);
-        Schedule repaired;
-        if (!RepairPlans(c, work, plans, prices, kFar, scratch, repaired)) continue;
-        absl::StatusOr<Evaluated> start = Evaluate(c, std::move(repaired));
-        REQUIRE(start.ok());
-        REQUIRE(start->feasible);
+        const std::optional<Evaluated> start = RepairedStart(c, work, round);
+        if (!start) continue;
         const Evaluated reference = LocalSearchByFullEvaluation(c, work, *start);
         Evaluated searched = *start;
-        REQUIRE(ImproveByLocalSearch(c, work, searched, kFar).ok());
+        REQUIRE(ImproveByLocalSearch(c, work, searched, kFar, 1).ok());
+        // Two threads work out a few jobs' moves at a time, and keep the same ones.
+        Evaluated parallel = *start;
+        REQUIRE(ImproveByLocalSearch(c, work, parallel, kFar, 2).ok());
+        CHECK(parallel.schedule == searched.schedule);
+        CHECK(parallel.cost_usd == searched.cost_usd);
         // The same cost; not always the same schedule: the kept load and the full sums differ
         // in their last bits, and so do the prices of the next moves, which can break a tie
         // between two paths of the same cost the other way (1 case of 16 here).
@@ -210,6 +224,29 @@ TEST_CASE(
   }
   // The search moved jobs in some of the cases.
   CHECK(improved >= 4);
+}
+
+TEST_CASE("Local search: without a battery, the same moves on one thread or two", "[dispatch]") {
+  int improved = 0;
+  for (const int gpus : {256, 0}) {
+    const testing::InstanceModes f = Generated(24, 48, 60, gpus);
+    const ScenarioContext c = MakeContext(f.instance, f.modes, Scenario::kS4);
+    Workspaces work = MakeWorkspaces(c);
+    for (int round = 0; round < 4; ++round) {
+      INFO(gpus << " GPUs, round " << round);
+      const std::optional<Evaluated> start = RepairedStart(c, work, round);
+      if (!start) continue;
+      Evaluated serial = *start, parallel = *start;
+      REQUIRE(ImproveByLocalSearch(c, work, serial, kFar, 1).ok());
+      REQUIRE(ImproveByLocalSearch(c, work, parallel, kFar, 2).ok());
+      CHECK(parallel.schedule == serial.schedule);
+      CHECK(parallel.cost_usd == serial.cost_usd);
+      CHECK(serial.cost_usd <= start->cost_usd);
+      CheckFeasible(c, serial.schedule);
+      if (Improves(serial.cost_usd, start->cost_usd)) ++improved;
+    }
+  }
+  CHECK(improved >= 2);
 }
 
 TEST_CASE("Repair: the root repairs at every S6 iteration while on pace, sparsely otherwise",

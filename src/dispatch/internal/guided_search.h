@@ -71,10 +71,10 @@ std::optional<Schedule> DiveOnAverage(const ScenarioContext& context, Workspaces
 
 // Dives on x-bar with a few price blends, improves each dive by local search and keeps
 // the cheapest in `incumbent` (feasible) if it is cheaper. Returns how many dives were
-// cheaper than the incumbent of their time.
+// cheaper than the incumbent of their time. `threads`: of the local search (repair.h).
 absl::StatusOr<int> ImproveByDiving(const ScenarioContext& context, Workspaces& work,
                                     const RelaxedAverage& guide, const Multipliers& prices,
-                                    const Deadline& deadline, Evaluated& incumbent);
+                                    const Deadline& deadline, int threads, Evaluated& incumbent);
 
 }  // namespace ckptdp::internal
 

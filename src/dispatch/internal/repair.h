@@ -33,9 +33,12 @@ bool RepairPlans(const ScenarioContext& context, Workspaces& work,
                  std::vector<int>* place_first = nullptr);
 
 // Primal improvement used by the engine (exposed for tests): re-routes one job at a time
-// against the exact marginal cost of the other jobs' load until no move helps.
+// against the exact marginal cost of the other jobs' load until no move helps. The search
+// is serial, but on `threads` > 1 it works out the moves of a few jobs at a time in
+// parallel (each from the same state, up to the first one kept): the result is the same
+// for every thread count.
 absl::Status ImproveByLocalSearch(const ScenarioContext& context, Workspaces& work,
-                                  Evaluated& current, const Deadline& deadline);
+                                  Evaluated& current, const Deadline& deadline, int threads);
 
 // Fallback when repair fails under tight capacity: place the jobs one by one, largest
 // footprint first, each on the path that uses the fewest GPU-slots of the residual
