@@ -10,6 +10,8 @@
 
 #include "ckptdp/generate.h"
 #include "ckptdp/modes.h"
+#include "dispatch/internal/evaluation.h"
+#include "dispatch/internal/multipliers.h"
 
 namespace ckptdp::bench {
 
@@ -47,6 +49,36 @@ inline GeneratedWeek GenerateWeek(int jobs, int slots, const char* bench) {
   week.modes = *std::move(modes);
   return week;
 }
+
+// Multipliers at the day-ahead energy price (lambda in USD per kW of AIDC load: USD/MWh / 1000)
+// with the GPUs unpriced: the relaxed plans then crowd into the cheap hours.
+inline internal::Multipliers DayAheadPrices(const Instance& instance) {
+  const int slots = instance.time.slots;
+  internal::Multipliers prices;
+  prices.lambda.resize(slots);
+  prices.mu.assign(slots, 0.0);
+  for (int t = 0; t < slots; ++t) prices.lambda[t] = instance.series.price_usd_per_mwh[t] / 1000.0;
+  return prices;
+}
+
+// A generated week set up for one scenario, at the day-ahead prices. The context points into
+// `instance` and `modes`: the week is built in place (Init) and never moved.
+struct PricedWeek {
+  Instance instance;
+  std::vector<JobModes> modes;
+  internal::ScenarioContext context;
+  internal::Workspaces workspaces;
+  internal::Multipliers prices;
+
+  void Init(int jobs, int slots, Scenario scenario, const char* bench) {
+    GeneratedWeek week = GenerateWeek(jobs, slots, bench);
+    instance = std::move(week.instance);
+    modes = std::move(week.modes);
+    context = internal::MakeContext(instance, modes, scenario);
+    workspaces = internal::MakeWorkspaces(context);
+    prices = DayAheadPrices(instance);
+  }
+};
 
 }  // namespace ckptdp::bench
 

@@ -37,12 +37,7 @@ namespace {
 using bench::kSegments;
 
 // Everything one benchmark needs, built once per (jobs, slots) and kept for the process.
-struct Setup {
-  Instance instance;
-  std::vector<JobModes> modes;
-  internal::ScenarioContext context;
-  internal::Workspaces workspaces;
-  internal::Multipliers prices;
+struct Setup : bench::PricedWeek {
   std::vector<internal::EdgeCosts> costs;
   long long total_modes = 0;  // sum over jobs of graph modes
   long long edges = 0;        // sum over jobs of CountTrainEdges
@@ -99,18 +94,8 @@ Setup& GetSetup(int jobs, int slots) {
   if (entry) return *entry;
 
   auto s = std::make_unique<Setup>();
-  bench::GeneratedWeek week = bench::GenerateWeek(jobs, slots, "scale_bench");
-  s->instance = std::move(week.instance);
-  s->modes = std::move(week.modes);
-  s->context = internal::MakeContext(s->instance, s->modes, Scenario::kS4);
-  s->workspaces = internal::MakeWorkspaces(s->context);
-
+  s->Init(jobs, slots, Scenario::kS4, "scale_bench");
   const int t_count = s->instance.time.slots;
-  s->prices.lambda.resize(t_count);
-  s->prices.mu.assign(t_count, 0.0);
-  for (int t = 0; t < t_count; ++t) {
-    s->prices.lambda[t] = s->instance.series.price_usd_per_mwh[t] / 1000.0;
-  }
   s->costs.resize(s->context.num_jobs());
   for (int j = 0; j < s->context.num_jobs(); ++j) {
     const auto* sub = static_cast<const internal::GraphSubproblem*>(s->context.jobs[j].get());

@@ -107,21 +107,17 @@ void PriceLagrangian(const ScenarioContext& context, int job, const Multipliers&
 void PriceMarginal(const ScenarioContext& context, int job,
                    const std::vector<double>& other_aidc_kw, const std::vector<int>& other_gpus,
                    const std::vector<double>& net_shift_kw, EdgeCosts& costs) {
-  const JobSubproblem& sub = *context.jobs[job];
-  const Instance& in = *context.instance;
-  const int slots = context.slots();
   // Subproblems read costs and blocks only inside the job's window: outside it the prefix
   // sums stay flat and nothing is blocked. This is the neighbourhood search's inner loop.
   // So only the window is written: the prefix rows are zero up to the release and flat
   // after the deadline, and next_blocked is set from the release to the deadline (entries
   // outside may hold another job's values; no reader looks there). Clearing the whole
   // arrays cost as much as pricing them.
-  const int release = in.jobs[job].release_slot, deadline = in.jobs[job].deadline_slot;
-  const size_t row_width = static_cast<size_t>(slots) + 1;
-  costs.modes = sub.num_modes();
-  costs.slots = slots;
-  costs.prefix.resize(static_cast<size_t>(sub.num_modes()) * row_width);
-  costs.next_blocked.resize(static_cast<size_t>(sub.num_modes()) * row_width);
+  MarkBlockedSlots(context, job, other_aidc_kw, other_gpus, costs);  // sizes costs too
+  const JobSubproblem& sub = *context.jobs[job];
+  const Job& spec = context.instance->jobs[job];
+  const int release = spec.release_slot, deadline = spec.deadline_slot, slots = costs.slots;
+  costs.prefix.resize(static_cast<size_t>(costs.modes) * (slots + 1));
   costs.wait_forbidden.clear();
   std::vector<double>& served = costs.scratch_served;
   std::vector<double>& base_cost = costs.scratch_base_cost;
@@ -131,21 +127,36 @@ void PriceMarginal(const ScenarioContext& context, int job,
     served[t] = other_aidc_kw[t] + (net_shift_kw.empty() ? 0.0 : net_shift_kw[t]);
     base_cost[t] = SlotCostUsd(context.power, t, served[t]);
   }
-  for (int m = 0; m < sub.num_modes(); ++m) {
+  for (int m = 0; m < costs.modes; ++m) {
     double* row = costs.PrefixRow(m);
-    int* blocked = costs.next_blocked.data() + static_cast<size_t>(m) * row_width;
-    const double kw = in.site.pue * sub.it_power_kw(m);
-    const int gpus = sub.gpus(m);
+    const double kw = context.instance->site.pue * sub.it_power_kw(m);
     std::fill(row, row + release + 1, 0.0);
-    blocked[deadline] = slots;
     for (int t = release; t < deadline; ++t) {
       row[t + 1] = row[t] + (SlotCostUsd(context.power, t, served[t] + kw) - base_cost[t]);
     }
     for (int t = deadline; t < slots; ++t) row[t + 1] = row[t];
+  }
+}
+
+void MarkBlockedSlots(const ScenarioContext& context, int job,
+                      const std::vector<double>& other_aidc_kw, const std::vector<int>& other_gpus,
+                      EdgeCosts& costs) {
+  const JobSubproblem& sub = *context.jobs[job];
+  const Site& site = context.instance->site;
+  const Job& spec = context.instance->jobs[job];
+  costs.modes = sub.num_modes();
+  costs.slots = context.slots();
+  const size_t row_width = static_cast<size_t>(costs.slots) + 1;
+  costs.next_blocked.resize(static_cast<size_t>(costs.modes) * row_width);
+  for (int m = 0; m < costs.modes; ++m) {
+    int* blocked = costs.next_blocked.data() + static_cast<size_t>(m) * row_width;
+    const double kw = site.pue * sub.it_power_kw(m);
+    const int gpus = sub.gpus(m);
+    blocked[spec.deadline_slot] = costs.slots;
     // next_blocked[t] = first slot >= t where the mode does not fit; filled backwards.
-    for (int t = deadline - 1; t >= release; --t) {
-      const bool fits = other_gpus[t] + gpus <= in.site.gpu_capacity &&
-                        other_aidc_kw[t] + kw <= in.site.site_power_cap_kw + kPowerSlackKw;
+    for (int t = spec.deadline_slot - 1; t >= spec.release_slot; --t) {
+      const bool fits = other_gpus[t] + gpus <= site.gpu_capacity &&
+                        other_aidc_kw[t] + kw <= site.site_power_cap_kw + kPowerSlackKw;
       blocked[t] = fits ? blocked[t + 1] : t;
     }
   }

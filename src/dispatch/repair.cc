@@ -17,10 +17,8 @@ namespace {
 bool PlaceJob(const ScenarioContext& c, Workspaces& work, int j, const Multipliers& prices,
               std::vector<double>& aidc, std::vector<int>& gpus, EdgeCosts& scratch,
               Schedule& out) {
-  PriceMarginal(c, j, aidc, gpus, {}, scratch);  // only for the slots where a mode is blocked
-  std::vector<int> blocked = std::move(scratch.next_blocked);
   PriceLagrangian(c, j, prices, scratch);
-  scratch.next_blocked = std::move(blocked);
+  MarkBlockedSlots(c, j, aidc, gpus, scratch);
   PathSolution p = c.jobs[j]->Solve(scratch, work[j]);
   if (!p.feasible) return false;
   out.jobs[j] = p.runs;

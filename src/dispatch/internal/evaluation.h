@@ -90,6 +90,13 @@ void PriceMarginal(const ScenarioContext& context, int job,
                    const std::vector<double>& other_aidc_kw, const std::vector<int>& other_gpus,
                    const std::vector<double>& net_shift_kw, EdgeCosts& costs);
 
+// Only the blocks of PriceMarginal (costs.next_blocked inside the job's window), for callers
+// that price the edges otherwise: repair re-routes a job at the Lagrangian prices within the
+// capacity the placed jobs leave. Sizes costs for the job; sets no prices.
+void MarkBlockedSlots(const ScenarioContext& context, int job,
+                      const std::vector<double>& other_aidc_kw, const std::vector<int>& other_gpus,
+                      EdgeCosts& costs);
+
 // Seconds of wall clock since `since` (the solver log's time column).
 inline double SecondsSince(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
