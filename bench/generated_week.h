@@ -23,33 +23,6 @@ inline constexpr int kWeekHours = 168;
   std::abort();
 }
 
-struct GeneratedWeek {
-  Instance instance;
-  std::vector<JobModes> modes;
-};
-
-// Aborts with a message naming `bench` if the generator or the modes fail.
-inline GeneratedWeek GenerateWeek(int jobs, int slots, const char* bench) {
-  GenerateOptions options;
-  options.jobs = jobs;
-  options.hours = kWeekHours;
-  options.step_minutes = kWeekHours * 60 / slots;
-  options.segments = kSegments;
-  options.gpus = 0;
-  options.seed = 1;
-  GeneratedWeek week;
-  absl::StatusOr<Instance> instance = GenerateInstance(options);
-  if (!instance.ok()) Fail(bench, "GenerateInstance", instance.status());
-  week.instance = *std::move(instance);
-  if (week.instance.time.slots != slots) {
-    Fail(bench, "GenerateInstance", absl::InternalError("unexpected slot count"));
-  }
-  absl::StatusOr<std::vector<JobModes>> modes = BuildAllModes(week.instance);
-  if (!modes.ok()) Fail(bench, "BuildAllModes", modes.status());
-  week.modes = *std::move(modes);
-  return week;
-}
-
 // Multipliers at the day-ahead energy price (lambda in USD per kW of AIDC load: USD/MWh / 1000)
 // with the GPUs unpriced: the relaxed plans then crowd into the cheap hours.
 inline internal::Multipliers DayAheadPrices(const Instance& instance) {
@@ -70,10 +43,24 @@ struct PricedWeek {
   internal::Workspaces workspaces;
   internal::Multipliers prices;
 
+  // Aborts with a message naming `bench` if the generator or the modes fail.
   void Init(int jobs, int slots, Scenario scenario, const char* bench) {
-    GeneratedWeek week = GenerateWeek(jobs, slots, bench);
-    instance = std::move(week.instance);
-    modes = std::move(week.modes);
+    GenerateOptions options;
+    options.jobs = jobs;
+    options.hours = kWeekHours;
+    options.step_minutes = kWeekHours * 60 / slots;
+    options.segments = kSegments;
+    options.gpus = 0;
+    options.seed = 1;
+    absl::StatusOr<Instance> generated = GenerateInstance(options);
+    if (!generated.ok()) Fail(bench, "GenerateInstance", generated.status());
+    instance = *std::move(generated);
+    if (instance.time.slots != slots) {
+      Fail(bench, "GenerateInstance", absl::InternalError("unexpected slot count"));
+    }
+    absl::StatusOr<std::vector<JobModes>> all_modes = BuildAllModes(instance);
+    if (!all_modes.ok()) Fail(bench, "BuildAllModes", all_modes.status());
+    modes = *std::move(all_modes);
     context = internal::MakeContext(instance, modes, scenario);
     workspaces = internal::MakeWorkspaces(context);
     prices = DayAheadPrices(instance);

@@ -83,7 +83,8 @@ class Root {
         log_(log),
         deadline_(Deadline::After(start, options.time_limit_s, options)),
         comm_(DistributedComm(options)),
-        dual_(c, work, ResolveThreads(options.threads), comm_),
+        threads_(ResolveThreads(options.threads)),
+        dual_(c, work, threads_, comm_),
         update_(RootStepOptions(setup.deflection)),
         gap_{options.gap},
         ceiling_(CostCeiling(c)),
@@ -136,6 +137,7 @@ class Root {
   // Distributed (docs/distributed.md): the job subproblems are split over the ranks; rank 0
   // alone recovers schedules and decides when to stop, and the others follow it.
   const Communicator* comm_;
+  const int threads_;  // --threads resolved (0 = all cores)
   int incumbent_version_ = 0, shared_version_ = 0;
   DualEvaluator dual_;
   DeflectedPolyakStep update_;
@@ -170,8 +172,7 @@ absl::Status Root::StartFromSeed() {
   if (setup_.seed == nullptr || !Leader(comm_)) return absl::OkStatus();
   CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c_, *setup_.seed));
   if (e.feasible) {
-    CKPTDP_RETURN_IF_ERROR(
-        ImproveByLocalSearch(c_, work_, e, deadline_, ResolveThreads(options_.threads)));
+    CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, work_, e, deadline_, threads_));
     NewIncumbent(std::move(e));
   }
   return absl::OkStatus();
@@ -249,8 +250,7 @@ absl::Status Root::RecoverPrimal(int it) {
   const bool better = !have || Improves(e.cost_usd, Incumbent());
   if ((better || it - last_search_ >= policy.search_refresh) &&
       (!have || it - last_search_ >= policy.search_spacing)) {
-    CKPTDP_RETURN_IF_ERROR(
-        ImproveByLocalSearch(c_, work_, e, deadline_, ResolveThreads(options_.threads)));
+    CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, work_, e, deadline_, threads_));
     last_search_ = it;
   }
   if (!have || Improves(e.cost_usd, Incumbent())) {
@@ -318,7 +318,7 @@ absl::Status Root::SearchAfterRoot() {
       !gap_.Closed(Incumbent(), out_.lower_bound)) {
     CKPTDP_ASSIGN_OR_RETURN(const int dives,
                             ImproveByDiving(c_, work_, average_, out_.multipliers, search_until,
-                                            ResolveThreads(options_.threads), *out_.incumbent));
+                                            threads_, *out_.incumbent));
     if (dives > 0) Log("dive", absl::StrFormat("diving on x-bar: %d better schedules", dives));
   }
   bool neighbourhood = out_.incumbent && !search_until.Passed() &&
@@ -374,8 +374,8 @@ absl::Status Root::SearchAfterRoot() {
     }
   }
   if (out_.incumbent && !search_until.Passed() && Leader(comm_)) {
-    CKPTDP_RETURN_IF_ERROR(ImproveByLocalSearch(c_, work_, *out_.incumbent, search_until,
-                                                ResolveThreads(options_.threads)));
+    CKPTDP_RETURN_IF_ERROR(
+        ImproveByLocalSearch(c_, work_, *out_.incumbent, search_until, threads_));
     if (out_.status != SolveStatus::kTimeLimit && out_.status != SolveStatus::kInterrupted &&
         gap_.Closed(Incumbent(), out_.lower_bound)) {
       out_.status = SolveStatus::kOptimal;
