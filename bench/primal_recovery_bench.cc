@@ -41,6 +41,7 @@ struct Setup : bench::PricedWeek {
   std::vector<internal::PathSolution> plans;  // relaxed, at `prices`
   bool repaired = false;                      // whether RepairPlans placed every job
   internal::Evaluated start;                  // of the local search
+  internal::JobWorkspace repair_work;         // the repair's one workspace
 };
 
 [[noreturn]] void Fail(const char* what, const absl::Status& status) {
@@ -63,9 +64,9 @@ Setup& GetSetup(int jobs, int slots) {
   internal::EdgeCosts scratch;
   Schedule repaired;
   std::vector<int> place_first;
-  s->repaired = internal::RepairPlans(s->context, s->workspaces, s->plans, s->prices, kNoLimit,
+  s->repaired = internal::RepairPlans(s->context, s->repair_work, s->plans, s->prices, kNoLimit,
                                       scratch, repaired, &place_first);
-  if (!s->repaired && !internal::PlaceByFootprint(s->context, s->workspaces, s->prices, kNoLimit,
+  if (!s->repaired && !internal::PlaceByFootprint(s->context, s->repair_work, s->prices, kNoLimit,
                                                   scratch, repaired)) {
     Fail("RepairPlans", absl::InternalError("no schedule from the relaxed plans"));
   }
@@ -86,7 +87,7 @@ void BM_Repair(benchmark::State& state) {
   for (auto _ : state) {
     Schedule repaired;
     std::vector<int> place_first;
-    const bool ok = internal::RepairPlans(s.context, s.workspaces, s.plans, s.prices, kNoLimit,
+    const bool ok = internal::RepairPlans(s.context, s.repair_work, s.plans, s.prices, kNoLimit,
                                           scratch, repaired, &place_first);
     state.PauseTiming();
     if (ok != s.repaired) Fail("RepairPlans", absl::InternalError("differs from the first"));

@@ -200,6 +200,7 @@ class Search {
   const bool search_new_incumbents_;
   DualEvaluator dual_;
   EdgeCosts scratch_;
+  JobWorkspace repair_work_;   // the repair's one workspace (repair.h)
   long fixings_at_nodes_ = 0;  // choices removed by node fixing, for the log
 };
 
@@ -230,7 +231,7 @@ absl::Status Search::OfferSchedule(Schedule schedule, double* cost) {
 
 absl::Status Search::OfferPlans(const std::vector<PathSolution>& plans, const Multipliers& prices) {
   Schedule repaired;
-  if (!RepairPlans(c_, work_, plans, prices, deadline_, scratch_, repaired))
+  if (!RepairPlans(c_, repair_work_, plans, prices, deadline_, scratch_, repaired))
     return absl::OkStatus();
   return OfferSchedule(std::move(repaired), nullptr);
 }

@@ -890,11 +890,12 @@ absl::StatusOr<double> TightenByDecomposition(const ScenarioContext& c, Workspac
   std::optional<DecompositionBound> bound = DecompositionBound::Build(c, d);
   if (!bound) return -kInf;  // not affordable here: the Lagrangian bound stands
   EdgeCosts scratch;
+  JobWorkspace repair_work;  // the repair's one workspace (repair.h)
   // The job side's paths, repaired against the shared limits under the root multipliers,
   // are schedules; a cheaper one (after local search) becomes the incumbent.
   const OfferPlans offer = [&](const std::vector<PathSolution>& plans) -> absl::StatusOr<double> {
     Schedule repaired;
-    if (RepairPlans(c, work, plans, root.multipliers, deadline, scratch, repaired)) {
+    if (RepairPlans(c, repair_work, plans, root.multipliers, deadline, scratch, repaired)) {
       CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c, std::move(repaired)));
       if (e.feasible && Improves(e.cost_usd, root.incumbent->cost_usd)) {
         CKPTDP_RETURN_IF_ERROR(

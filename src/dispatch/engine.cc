@@ -127,6 +127,13 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
            "limit after which S4's neighbourhood search stops (its Lagrangian phase may run to "
            "half the limit, or to this share if it is larger)",
            0.5, 0.0, 0.9, &SolveOptions::warm_start_share),
+      Spec("repair-overlap",
+           absl::StrCat("the Lagrangian root repairs an iteration's relaxed plans while the "
+                        "next iteration's job DPs run, on the second core (its multiplier "
+                        "step then sees the repaired schedule one iteration later): 1 on, 0 "
+                        "off, -1 auto: on from ",
+                        kRepairOverlapJobs, " jobs"),
+           -1.0, -1.0, 1.0, &SolveOptions::repair_overlap),
       Spec("log-level",
            "solver log on stderr: 0 none, 1 new incumbents, better bounds and throttled "
            "progress rows, 2 every iteration (docs/engine.md, \"The log\")",

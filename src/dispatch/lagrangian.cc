@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <future>
 #include <limits>
+#include <optional>
 
 #include "absl/strings/str_format.h"
 #include "ckptdp/plan_pool.h"
@@ -84,6 +86,9 @@ class Root {
         deadline_(Deadline::After(start, options.time_limit_s, options)),
         comm_(DistributedComm(options)),
         threads_(ResolveThreads(options.threads)),
+        overlap_repair_(comm_ == nullptr &&
+                        (options.repair_overlap > 0 ||
+                         (options.repair_overlap < 0 && c.num_jobs() >= kRepairOverlapJobs))),
         dual_(c, work, threads_, comm_),
         update_(RootStepOptions(setup.deflection)),
         gap_{options.gap},
@@ -104,6 +109,9 @@ class Root {
   // Distributed: one log line with what this rank solved and received in the Lagrangian
   // phase (docs/distributed.md quotes it).
   void NoteTraffic() const;
+  // The repair set up by the last iteration, when it overlaps the next one's job DPs: done
+  // now, as the phase ends.
+  absl::Status FinishRepair();
   // After the Lagrangian phase: neighbourhood and local search on the incumbent.
   absl::Status SearchAfterRoot();
   EngineOutcome Finish();
@@ -112,6 +120,12 @@ class Root {
   double Incumbent() const { return out_.incumbent ? out_.incumbent->cost_usd : kInf; }
   bool RecordInfeasibleJob(int it);
   absl::Status RecoverPrimal(int it);
+  // A feasible schedule repaired from `plans` under `prices`, or none.
+  absl::StatusOr<std::optional<Evaluated>> Repair(const std::vector<PathSolution>& plans,
+                                                  const Multipliers& prices, bool have,
+                                                  const Deadline& deadline);
+  // A repaired schedule of iteration `it`: searched on, and kept if it is better.
+  absl::Status TakeRepaired(int it, Evaluated e);
   std::optional<SolveStatus> StopRule();
   // Distributed: rank 0's stopping decision and (when it changed) its incumbent on every rank.
   absl::StatusOr<std::optional<SolveStatus>> FollowLeaderStop(std::optional<SolveStatus> stop);
@@ -138,13 +152,16 @@ class Root {
   // alone recovers schedules and decides when to stop, and the others follow it.
   const Communicator* comm_;
   const int threads_;  // --threads resolved (0 = all cores)
+  // Whether an iteration's repair runs beside the next iteration's job DPs (repair_overlap).
+  const bool overlap_repair_;
   int incumbent_version_ = 0, shared_version_ = 0;
   DualEvaluator dual_;
   DeflectedPolyakStep update_;
   const GapTarget gap_;
   const double ceiling_;
   Multipliers prices_;
-  EdgeCosts scratch_;
+  EdgeCosts scratch_;         // the repair's prices
+  JobWorkspace repair_work_;  // and its one DP workspace (repair.h)
   const std::int64_t bytes_at_start_ = comm_ != nullptr ? comm_->bytes_received() : 0;
   const Clock::time_point began_ = Clock::now();
   RelaxedAverage average_;  // x-bar of the relaxed paths, for the guided heuristics
@@ -154,6 +171,19 @@ class Root {
   // The jobs that repairs place first, learnt from the repairs that failed (repair.h).
   std::vector<int> repair_first_;
   bool job_infeasible_ = false;
+  // The overlapped repair (overlap_repair_): what an iteration set up, copied so that the
+  // next iteration's job DPs may run beside it, and the repair itself on its own thread
+  // (on one thread: run when it is collected). Declared last: destroyed first, it waits
+  // for the repair before the state that the repair reads goes.
+  struct PendingRepair {
+    int it = 0;
+    bool have = false;  // whether an incumbent existed when it was set up
+    std::vector<PathSolution> plans;
+    Multipliers prices;
+    Deadline deadline{Clock::time_point{}};
+    std::future<absl::StatusOr<std::optional<Evaluated>>> running;
+  };
+  std::optional<PendingRepair> pending_;
 };
 
 bool Root::ProvenUnreachable() {
@@ -196,8 +226,16 @@ bool Root::RecordInfeasibleJob(int it) {
 
 absl::StatusOr<bool> Root::Iterate(int it) {
   if (comm_ != nullptr) comm_->MaybeInjectFailure("Lagrangian iteration", it);
+  // The previous iteration's repair runs beside this iteration's job DPs (on two or more
+  // threads; else it runs when FinishRepair collects it).
+  if (pending_ && threads_ > 1) {
+    PendingRepair& p = *pending_;
+    p.running = std::async(std::launch::async,
+                           [this, &p] { return Repair(p.plans, p.prices, p.have, p.deadline); });
+  }
   CKPTDP_ASSIGN_OR_RETURN(const DualEvaluator::Outcome evaluated,
                           dual_.Evaluate(prices_, {}, deadline_));
+  CKPTDP_RETURN_IF_ERROR(FinishRepair());
   if (evaluated == DualEvaluator::Outcome::kOutOfTime) {
     out_.status = deadline_.Reason();
     return false;  // this iteration did not happen
@@ -237,15 +275,44 @@ absl::Status Root::RecoverPrimal(int it) {
                                std::chrono::duration<double>(deadline_.at() - Clock::now()).count();
   const bool try_repair =
       RepairDue(policy, have, c_.traits.battery, on_pace, it, last_repair_gain_);
+  if (!try_repair) return absl::OkStatus();
+  if (overlap_repair_) {
+    // Set up now, run beside the next iteration's job DPs (Iterate) or as the phase ends.
+    pending_ = PendingRepair{it, have, dual_.plans(), prices_, repair_deadline, {}};
+    return absl::OkStatus();
+  }
+  CKPTDP_ASSIGN_OR_RETURN(std::optional<Evaluated> e,
+                          Repair(dual_.plans(), prices_, have, repair_deadline));
+  return e ? TakeRepaired(it, *std::move(e)) : absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<Evaluated>> Root::Repair(const std::vector<PathSolution>& plans,
+                                                      const Multipliers& prices, bool have,
+                                                      const Deadline& deadline) {
   Schedule repaired;
   const bool placed =
-      try_repair &&
-      (RepairPlans(c_, work_, dual_.plans(), prices_, repair_deadline, scratch_, repaired,
-                   &repair_first_) ||
-       (!have && PlaceByFootprint(c_, work_, prices_, repair_deadline, scratch_, repaired)));
-  if (!placed) return absl::OkStatus();
+      RepairPlans(c_, repair_work_, plans, prices, deadline, scratch_, repaired, &repair_first_) ||
+      (!have && PlaceByFootprint(c_, repair_work_, prices, deadline, scratch_, repaired));
+  if (!placed) return std::nullopt;
   CKPTDP_ASSIGN_OR_RETURN(Evaluated e, Evaluate(c_, std::move(repaired)));
-  if (!e.feasible) return absl::OkStatus();
+  if (!e.feasible) return std::nullopt;
+  return std::optional<Evaluated>(std::move(e));
+}
+
+absl::Status Root::FinishRepair() {
+  if (!pending_) return absl::OkStatus();
+  PendingRepair& p = *pending_;
+  absl::StatusOr<std::optional<Evaluated>> e =
+      p.running.valid() ? p.running.get() : Repair(p.plans, p.prices, p.have, p.deadline);
+  const int it = p.it;
+  pending_.reset();
+  if (!e.ok()) return e.status();
+  return *e ? TakeRepaired(it, **std::move(e)) : absl::OkStatus();
+}
+
+absl::Status Root::TakeRepaired(int it, Evaluated e) {
+  const RepairPolicy& policy = setup_.repair;
+  const bool have = out_.incumbent.has_value();
   Collect(e.schedule);
   const bool better = !have || Improves(e.cost_usd, Incumbent());
   if ((better || it - last_search_ >= policy.search_refresh) &&
@@ -412,6 +479,7 @@ absl::StatusOr<EngineOutcome> RunLagrangian(const ScenarioContext& c, Workspaces
   for (int it = 1; go_on && it <= options.max_iterations; ++it) {
     CKPTDP_ASSIGN_OR_RETURN(go_on, root.Iterate(it));
   }
+  CKPTDP_RETURN_IF_ERROR(root.FinishRepair());
   root.NoteTraffic();
   if (root.JobInfeasible()) return root.Finish();
   if (go_on) root.SpentIterations();

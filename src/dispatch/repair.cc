@@ -14,12 +14,12 @@ namespace {
 
 // Routes job j against the residual capacity left by `aidc` / `gpus` under `prices`, adds its load
 // and records its runs. False if no path fits.
-bool PlaceJob(const ScenarioContext& c, Workspaces& work, int j, const Multipliers& prices,
+bool PlaceJob(const ScenarioContext& c, JobWorkspace& work, int j, const Multipliers& prices,
               std::vector<double>& aidc, std::vector<int>& gpus, EdgeCosts& scratch,
               Schedule& out) {
   PriceLagrangian(c, j, prices, scratch);
   MarkBlockedSlots(c, j, aidc, gpus, scratch);
-  PathSolution p = c.jobs[j]->Solve(scratch, work[j]);
+  PathSolution p = c.jobs[j]->Solve(scratch, work);
   if (!p.feasible) return false;
   out.jobs[j] = p.runs;
   AddJobLoad(c, j, p.runs, +1, aidc, gpus);
@@ -30,7 +30,7 @@ bool PlaceJob(const ScenarioContext& c, Workspaces& work, int j, const Multiplie
 // each kept on its relaxed plan if that fits the capacity left; the jobs left over are
 // re-routed in `order`. -1 on success, else the job that could not be placed (or, out of
 // time, the number of jobs).
-int RepairOnce(const ScenarioContext& c, Workspaces& work, const std::vector<PathSolution>& plans,
+int RepairOnce(const ScenarioContext& c, JobWorkspace& work, const std::vector<PathSolution>& plans,
                const Multipliers& prices, const Deadline& deadline, EdgeCosts& scratch,
                const std::vector<int>& first, const std::vector<int>& order,
                std::vector<char>& placed, Schedule& out) {
@@ -74,7 +74,7 @@ int RepairOnce(const ScenarioContext& c, Workspaces& work, const std::vector<Pat
 
 }  // namespace
 
-bool PlaceByFootprint(const ScenarioContext& c, Workspaces& work, const Multipliers& prices,
+bool PlaceByFootprint(const ScenarioContext& c, JobWorkspace& work, const Multipliers& prices,
                       const Deadline& deadline, EdgeCosts& scratch, Schedule& out) {
   const Instance& in = *c.instance;
   const int jobs = c.num_jobs();
@@ -86,7 +86,7 @@ bool PlaceByFootprint(const ScenarioContext& c, Workspaces& work, const Multipli
   for (int j = 0; j < jobs; ++j) {
     if (deadline.Passed()) return false;
     PriceLagrangian(c, j, gpu_slots, scratch);
-    footprint[j] = c.jobs[j]->Solve(scratch, work[j]).cost;
+    footprint[j] = c.jobs[j]->Solve(scratch, work).cost;
   }
   std::vector<int> order(jobs);
   std::iota(order.begin(), order.end(), 0);
@@ -111,9 +111,10 @@ bool PlaceByFootprint(const ScenarioContext& c, Workspaces& work, const Multipli
   return true;
 }
 
-bool RepairPlans(const ScenarioContext& c, Workspaces& work, const std::vector<PathSolution>& plans,
-                 const Multipliers& prices, const Deadline& deadline, EdgeCosts& scratch,
-                 Schedule& out, std::vector<int>* place_first) {
+bool RepairPlans(const ScenarioContext& c, JobWorkspace& work,
+                 const std::vector<PathSolution>& plans, const Multipliers& prices,
+                 const Deadline& deadline, EdgeCosts& scratch, Schedule& out,
+                 std::vector<int>* place_first) {
   const Instance& in = *c.instance;
   const int jobs = c.num_jobs();
   std::vector<long long> footprint(jobs, 0);

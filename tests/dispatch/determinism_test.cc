@@ -164,6 +164,34 @@ TEST_CASE("A fleet's portfolio search gives the same result with 1, 2 and 8 thre
   }
 }
 
+// With the repair overlapped (SolveOptions::repair_overlap), an iteration's repair runs on
+// its own thread beside the next iteration's job DPs where there are two threads or more,
+// and after them on one: the same repairs in the same order, so the same result.
+TEST_CASE("The overlapped repair gives the same result with 1, 2 and 8 threads", "[engine]") {
+  const Instance in = Fleet(16, 24);
+  for (Scenario s : {Scenario::kS4, Scenario::kS6}) {
+    INFO(ScenarioName(s));
+    std::vector<Result> results;
+    for (int threads : {1, 2, 8}) {
+      SolveOptions options;
+      options.threads = threads;
+      options.repair_overlap = 1;
+      options.max_iterations = 60;
+      options.stall_iterations = 60;
+      options.neighbourhood_stall_rounds = 1;
+      options.max_nodes = 0;
+      options.decomposition_iterations = 0;
+      options.diagnose_capacity = false;
+      absl::StatusOr<Result> r = SolveScenario(in, s, options);
+      REQUIRE(r.ok());
+      REQUIRE(r->status != SolveStatus::kTimeLimit);
+      REQUIRE(r->status != SolveStatus::kInfeasible);
+      results.push_back(*r);
+    }
+    CheckAllEqual(results);
+  }
+}
+
 // On fleets a branch-and-bound node's new incumbent gets a neighbourhood search, serial and
 // seeded by the node count. The 16-job, 12-hour fleet finds one at its 24th node (S4).
 TEST_CASE("A fleet's searches below the root give the same result with 1 and 2 threads",

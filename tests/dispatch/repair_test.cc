@@ -70,18 +70,21 @@ TEST_CASE("Repair: where the plain repair succeeds, its schedule, learnt jobs or
     const ScenarioContext c = MakeContext(f.instance, f.modes, Scenario::kS4);
     Workspaces work = MakeWorkspaces(c);
     EdgeCosts scratch;
+    JobWorkspace repair_work;
     for (int round = 0; round < 6; ++round) {
       INFO(file << " round " << round);
       Multipliers prices;
       const std::vector<PathSolution> plans = CrowdedPlans(c, work, round, prices);
       Schedule plain, learning, listed;
-      const bool plain_ok = RepairPlans(c, work, plans, prices, kFar, scratch, plain);
+      const bool plain_ok = RepairPlans(c, repair_work, plans, prices, kFar, scratch, plain);
       std::vector<int> first;
-      const bool learning_ok = RepairPlans(c, work, plans, prices, kFar, scratch, learning, &first);
+      const bool learning_ok =
+          RepairPlans(c, repair_work, plans, prices, kFar, scratch, learning, &first);
       // With every job listed, as after many failures.
       std::vector<int> all(c.num_jobs());
       std::iota(all.rbegin(), all.rend(), 0);
-      const bool listed_ok = RepairPlans(c, work, plans, prices, kFar, scratch, listed, &all);
+      const bool listed_ok =
+          RepairPlans(c, repair_work, plans, prices, kFar, scratch, listed, &all);
       if (plain_ok) {
         CHECK(learning_ok);
         CHECK(first.empty());
@@ -110,14 +113,16 @@ TEST_CASE("Repair: a fleet's short windows go first once a repair has failed on 
     const ScenarioContext c = MakeContext(tight.instance, tight.modes, Scenario::kS4);
     Workspaces work = MakeWorkspaces(c);
     EdgeCosts scratch;
+    JobWorkspace repair_work;
     std::vector<int> first;  // kept from one repair to the next, as the root keeps it
     for (int round = 0; round < 8; ++round) {
       INFO(gpus << " GPUs, round " << round);
       Multipliers prices;
       const std::vector<PathSolution> plans = CrowdedPlans(c, work, round, prices);
       Schedule plain, learning;
-      const bool plain_ok = RepairPlans(c, work, plans, prices, kFar, scratch, plain);
-      const bool learning_ok = RepairPlans(c, work, plans, prices, kFar, scratch, learning, &first);
+      const bool plain_ok = RepairPlans(c, repair_work, plans, prices, kFar, scratch, plain);
+      const bool learning_ok =
+          RepairPlans(c, repair_work, plans, prices, kFar, scratch, learning, &first);
       if (plain_ok) CHECK(learning == plain);
       if (!plain_ok) ++failures;
       if (!plain_ok && learning_ok) ++rescued;
@@ -140,8 +145,9 @@ std::optional<Evaluated> RepairedStart(const ScenarioContext& c, Workspaces& wor
   Multipliers prices;
   const std::vector<PathSolution> plans = CrowdedPlans(c, work, round, prices);
   EdgeCosts scratch;
+  JobWorkspace repair_work;
   Schedule repaired;
-  if (!RepairPlans(c, work, plans, prices, kFar, scratch, repaired)) return std::nullopt;
+  if (!RepairPlans(c, repair_work, plans, prices, kFar, scratch, repaired)) return std::nullopt;
   absl::StatusOr<Evaluated> start = Evaluate(c, std::move(repaired));
   REQUIRE(start.ok());
   REQUIRE(start->feasible);

@@ -28,6 +28,10 @@ class PlanPool;      // ckptdp/plan_pool.h
 // bound"): Polyak subgradient steps, the volume algorithm, or a proximal bundle method.
 enum class DualMethod { kSubgradient = 0, kVolume = 1, kBundle = 2 };
 
+// SolveOptions::repair_overlap = -1 overlaps the root's repairs from this many jobs, where a
+// repair takes a sizeable share of an iteration's time (tens of milliseconds and more).
+inline constexpr int kRepairOverlapJobs = 512;
+
 struct SolveOptions {
   double gap = 1e-4;                    // stop when (incumbent - bound) / |incumbent| <= gap
   double time_limit_s = 600;            // wall-clock limit; the incumbent is returned with its gap
@@ -58,6 +62,11 @@ struct SolveOptions {
   // starts"): the share of time_limit_s after which S4's neighbourhood search stops. Its
   // Lagrangian phase may run to half the limit, or to this share if it is larger.
   double warm_start_share = 0.5;
+  // The root's repair of an iteration's relaxed plans runs beside the next iteration's job
+  // DPs (1), or between them (0); -1: from kRepairOverlapJobs jobs. Overlapped, the
+  // multiplier step sees a repaired schedule one iteration later; the result still does not
+  // depend on `threads` (docs/engine.md, "Primal recovery").
+  int repair_overlap = -1;
   int log_level = 1;              // 0 quiet, 1 changes and throttled progress, 2 every iteration
   bool diagnose_capacity = true;  // when no schedule is found, search the binding site limit
   // When the root finds no schedule and none is proven impossible, ask quick solves of

@@ -26,8 +26,12 @@ namespace ckptdp::internal {
 // then find them full (on the 4096-job quarter-hour week every repair of S4's Lagrangian
 // phase failed so, and its first schedule, by footprint, was never improved: docs/
 // benchmarks.md, "Repairs that learn which jobs go first").
+//
+// The repair is serial: `work` is one scratch workspace, used for every job it re-routes
+// (a job's DP keeps nothing from one solve to the next), so a repair may run beside the
+// job DPs of the next Lagrangian iteration, which use the per-job Workspaces.
 inline constexpr int kRepairRetries = 3;
-bool RepairPlans(const ScenarioContext& context, Workspaces& work,
+bool RepairPlans(const ScenarioContext& context, JobWorkspace& work,
                  const std::vector<PathSolution>& plans, const Multipliers& prices,
                  const Deadline& deadline, EdgeCosts& scratch, Schedule& out,
                  std::vector<int>* place_first = nullptr);
@@ -43,8 +47,9 @@ absl::Status ImproveByLocalSearch(const ScenarioContext& context, Workspaces& wo
 // Fallback when repair fails under tight capacity: place the jobs one by one, largest
 // footprint first, each on the path that uses the fewest GPU-slots of the residual
 // capacity (ties broken by `prices`, scaled down to stay tie-breakers). False if a job
-// cannot be placed or the deadline passes: it solves every job twice, serially.
-bool PlaceByFootprint(const ScenarioContext& context, Workspaces& work, const Multipliers& prices,
+// cannot be placed or the deadline passes: it solves every job twice, serially (in the one
+// scratch workspace `work`, as RepairPlans).
+bool PlaceByFootprint(const ScenarioContext& context, JobWorkspace& work, const Multipliers& prices,
                       const Deadline& deadline, EdgeCosts& scratch, Schedule& out);
 
 }  // namespace ckptdp::internal
