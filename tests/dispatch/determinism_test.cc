@@ -140,48 +140,18 @@ Instance Fleet(int jobs, int hours) {
   return *in;
 }
 
-// From 16 jobs the neighbourhood search runs as a portfolio of two streams on the threads
-// there are (portfolio_search.h): the streams, not the threads, fix the result.
-TEST_CASE("A fleet's portfolio search gives the same result with 1, 2 and 8 threads", "[engine]") {
+// Solves the 16-job, 24-hour fleet's S4 and S6 at the root with `options` (iterations, no
+// branching, no decomposition) on 1, 2 and 8 threads, and checks the results agree.
+void CheckFleetRootOnThreadCounts(SolveOptions options) {
   const Instance in = Fleet(16, 24);
+  options.max_nodes = 0;
+  options.decomposition_iterations = 0;
+  options.diagnose_capacity = false;
   for (Scenario s : {Scenario::kS4, Scenario::kS6}) {
     INFO(ScenarioName(s));
     std::vector<Result> results;
     for (int threads : {1, 2, 8}) {
-      SolveOptions options;
       options.threads = threads;
-      options.max_iterations = 30;
-      options.neighbourhood_stall_rounds = 1;  // 100 rounds per stream without improvement
-      options.max_nodes = 0;
-      options.decomposition_iterations = 0;
-      options.diagnose_capacity = false;
-      absl::StatusOr<Result> r = SolveScenario(in, s, options);
-      REQUIRE(r.ok());
-      REQUIRE(r->status != SolveStatus::kTimeLimit);
-      results.push_back(*r);
-    }
-    CheckAllEqual(results);
-  }
-}
-
-// With the repair overlapped (SolveOptions::repair_overlap), an iteration's repair runs on
-// its own thread beside the next iteration's job DPs where there are two threads or more,
-// and after them on one: the same repairs in the same order, so the same result.
-TEST_CASE("The overlapped repair gives the same result with 1, 2 and 8 threads", "[engine]") {
-  const Instance in = Fleet(16, 24);
-  for (Scenario s : {Scenario::kS4, Scenario::kS6}) {
-    INFO(ScenarioName(s));
-    std::vector<Result> results;
-    for (int threads : {1, 2, 8}) {
-      SolveOptions options;
-      options.threads = threads;
-      options.repair_overlap = 1;
-      options.max_iterations = 60;
-      options.stall_iterations = 60;
-      options.neighbourhood_stall_rounds = 1;
-      options.max_nodes = 0;
-      options.decomposition_iterations = 0;
-      options.diagnose_capacity = false;
       absl::StatusOr<Result> r = SolveScenario(in, s, options);
       REQUIRE(r.ok());
       REQUIRE(r->status != SolveStatus::kTimeLimit);
@@ -190,6 +160,26 @@ TEST_CASE("The overlapped repair gives the same result with 1, 2 and 8 threads",
     }
     CheckAllEqual(results);
   }
+}
+
+// From 16 jobs the neighbourhood search runs as a portfolio of two streams on the threads
+// there are (portfolio_search.h): the streams, not the threads, fix the result.
+TEST_CASE("A fleet's portfolio search gives the same result with 1, 2 and 8 threads", "[engine]") {
+  SolveOptions options;
+  options.max_iterations = 30;
+  options.neighbourhood_stall_rounds = 1;  // 100 rounds per stream without improvement
+  CheckFleetRootOnThreadCounts(options);
+}
+
+// With the repair overlapped (SolveOptions::repair_overlap), an iteration's repair runs on
+// its own thread beside the next iteration's job DPs where there are two threads or more,
+// and after them on one: the same repairs in the same order, so the same result.
+TEST_CASE("The overlapped repair gives the same result with 1, 2 and 8 threads", "[engine]") {
+  SolveOptions options;
+  options.repair_overlap = 1;
+  options.max_iterations = 60;
+  options.neighbourhood_stall_rounds = 1;
+  CheckFleetRootOnThreadCounts(options);
 }
 
 // On fleets a branch-and-bound node's new incumbent gets a neighbourhood search, serial and
