@@ -5,9 +5,10 @@
 
 namespace ckptdp::internal {
 
-PolyakStepOptions RootStepOptions(double deflection) {
+PolyakStepOptions RootStepOptions(double deflection, double restart_above_gap) {
   PolyakStepOptions o;
   o.deflection = deflection;
+  o.restart_above_gap = restart_above_gap;
   return o;
 }
 
@@ -21,8 +22,9 @@ PolyakStepOptions NodeStepOptions() {
 }
 
 bool DeflectedPolyakStep::Observe(double value) {
-  last_value_ = value;
   const double kInf = std::numeric_limits<double>::infinity();
+  fell_ = best_ != -kInf && value < last_value_;
+  last_value_ = value;
   if (best_ == -kInf ||
       value > best_ + options_.improvement_tolerance * std::max(1.0, std::abs(best_))) {
     best_ = value;
@@ -45,6 +47,12 @@ void DeflectedPolyakStep::Step(const DualEvaluator& dual, std::optional<double> 
   const std::vector<double>& g_mu = dual.g_mu();
   direction_.lambda.resize(slots, 0.0);
   direction_.mu.resize(slots, 0.0);
+  if (fell_ && options_.restart_above_gap > 0 &&
+      (!incumbent_cost ||
+       *incumbent_cost - best_ > options_.restart_above_gap * std::abs(*incumbent_cost))) {
+    std::fill(direction_.lambda.begin(), direction_.lambda.end(), 0.0);
+    std::fill(direction_.mu.begin(), direction_.mu.end(), 0.0);
+  }
   const double target =
       incumbent_cost ? *incumbent_cost : best_ + std::max(1.0, 0.05 * std::abs(best_));
   double direction_norm = 0;

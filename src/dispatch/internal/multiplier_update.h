@@ -41,6 +41,11 @@ struct PolyakStepOptions {
   // In [0, 1): the direction is the subgradient plus this share of the previous direction
   // (Camerini, Fratta and Maffioli 1975); 0 is the plain subgradient.
   double deflection = 0.0;
+  // With a deflection: when the dual value falls from one evaluation to the next while the
+  // incumbent is more than this share of |incumbent| above the best value (or there is no
+  // incumbent), the next direction is the plain subgradient (the previous direction is
+  // dropped: a function-value restart, O'Donoghue and Candes 2015). 0: never.
+  double restart_above_gap = 0.0;
   // A value must beat the best by this share of max(1, |best|) to count as better.
   double improvement_tolerance = 1e-9;
   // The step never aims less than 1e-9 * max(step_floor_scale, |value|) above the value,
@@ -48,8 +53,9 @@ struct PolyakStepOptions {
   double step_floor_scale = 1.0;
 };
 
-// The root: a fresh start with full steps; `deflection` as the caller chooses.
-PolyakStepOptions RootStepOptions(double deflection);
+// The root: a fresh start with full steps; `deflection` and `restart_above_gap` as the
+// caller chooses.
+PolyakStepOptions RootStepOptions(double deflection, double restart_above_gap);
 // A node: warm-started from its parent, so it begins with half steps and halves them
 // twice as often; any improvement counts.
 PolyakStepOptions NodeStepOptions();
@@ -70,6 +76,7 @@ class DeflectedPolyakStep final : public MultiplierUpdate {
   double theta_ = options_.initial_theta;
   double best_ = -std::numeric_limits<double>::infinity();
   double last_value_ = 0;
+  bool fell_ = false;  // the last value is below the one before it
   int since_best_ = 0, since_halving_ = 0;
   Multipliers direction_;
 };
