@@ -73,10 +73,13 @@ constexpr double kWarmStartDeflection = 0.9;
 // With that deflection S4's dual can run away early, while its incumbent is far above it:
 // on the 1024-job week it fell from 20718.91 USD (iteration 71, incumbent 35419.71) to
 // -20174.32 ten iterations later, and the stall rule then ended S4's phase 21 % below the
-// bound it reaches. Restarting the direction whenever the dual falls while the gap is
-// above 20 % stops that; it changed S4's bound after 400 iterations on the 128-job weeks by
-// -0.09 to +0.04 % (seeds 1-6). Restarting at any gap cost them up to 0.43 %
-// (docs/benchmarks.md, session 33).
+// bound it reaches. The overlapped repair's one-iteration lag made that worse (without it
+// the same dual fell too, but recovered by itself). So where the repair overlaps (from 512
+// jobs) the direction restarts whenever the dual falls while the gap is above 20 %: on
+// the 1024-job week S4's dual was back above its best eleven iterations after its fall.
+// On the 128-job weeks, where the repair is serial, the rule left S4's bound after 400
+// iterations within -0.09 to +0.04 % but S6's gap after 60 s worse on four seeds of six
+// (docs/benchmarks.md, session 33), so there it is off.
 constexpr double kWarmStartRestartGap = 0.2;
 
 // Cost of the fixed baseline without battery: the reference of cost_reduction_pct.

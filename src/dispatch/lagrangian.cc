@@ -90,7 +90,7 @@ class Root {
                         (options.repair_overlap > 0 ||
                          (options.repair_overlap < 0 && c.num_jobs() >= kRepairOverlapJobs))),
         dual_(c, work, threads_, comm_),
-        update_(RootStepOptions(setup.deflection, setup.restart_above_gap)),
+        update_(RootStepOptions(setup.deflection, overlap_repair_ ? setup.restart_above_gap : 0.0)),
         gap_{options.gap},
         ceiling_(CostCeiling(c)),
         prices_(setup.start != nullptr ? *setup.start : WarmStart(c)) {

@@ -71,7 +71,8 @@ struct RootSetup {
   std::optional<std::chrono::steady_clock::time_point> search_until;
   // In [0, 1): the step direction's share of the previous direction (multiplier_update.h).
   double deflection = 0.0;
-  // PolyakStepOptions::restart_above_gap (multiplier_update.h); 0: never.
+  // PolyakStepOptions::restart_above_gap (multiplier_update.h), applied only where the
+  // repair overlaps the job DPs (SolveOptions::repair_overlap); 0: never.
   double restart_above_gap = 0.0;
   RepairPolicy repair;
   // Starting multipliers (one per slot each), or null: the marginal cost of power at the
