@@ -18,6 +18,11 @@ Runs `ckptdp solve INSTANCE --restricted-master --restricted-master-start` (docs
      its own in 600 s, hence the start;
   4. with --master-seconds > 0, the whole master for that long from our schedule.
 
+Then a second table says where our schedule and the master's LP differ: the slots where the
+LP uses every GPU, those where it is at the site's power cap, and the others, with the
+GPU-slots, the energy and the cost of each side there (the costs summed over the slots must
+give both objectives, or the script exits non-zero).
+
 Both MILP steps start from our schedule (`-mipstart`, `-preprocess off`: CBC 2.10's
 preprocessing rejects the start).
 
@@ -80,6 +85,80 @@ def restrict(master, keep, out):
                 o.write(line)
 
 
+def slot_breakdown(master, lp_values, our_values):
+    """Per slot, for the LP and for ours: GPUs in use, the AIDC load (kW) and the cost; and the
+    slots where the LP fills the GPUs or the site's power cap (the `aidc_t` column's bound).
+
+    Streams the master's MPS once and keeps the plans either solution uses: the whole master
+    of a long week does not fit in a Python dict."""
+    used = {name for values in (lp_values, our_values) for name, v in values.items()
+            if name.startswith("z_j") and v != 0}
+    gpu_rows, capacity, power_cap, cost = {}, {}, {}, {}
+    section = None
+    with open(master) as f:
+        for line in f:
+            if not line.startswith(" "):
+                section = line.split()[0]
+                continue
+            fields = line.split()
+            if section == "COLUMNS" and "MARKER" not in line:
+                name = fields[0]
+                is_plan = name.startswith("z_j")
+                if is_plan and name not in used:
+                    continue
+                for row, value in zip(fields[1::2], fields[2::2]):
+                    if row == "COST":
+                        cost[name] = float(value)
+                    elif is_plan and row.startswith("gpu_t"):
+                        gpu_rows.setdefault(name, []).append((int(row[5:]), float(value)))
+            elif section == "RHS":
+                for row, value in zip(fields[1::2], fields[2::2]):
+                    if row.startswith("gpu_t"):
+                        capacity[int(row[5:])] = float(value)
+            elif section == "BOUNDS" and fields[0] == "UP" and fields[2].startswith("aidc_t"):
+                power_cap[int(fields[2][6:])] = float(fields[3])
+    slots = max(capacity) + 1 if capacity else 0
+
+    def per_slot(values):
+        gpus, load, usd = [0.0] * slots, [0.0] * slots, [0.0] * slots
+        for name, v in values.items():
+            for t, a in gpu_rows.get(name, []):
+                gpus[t] += v * a
+            slot = re.search(r"_t(\d+)$", name)
+            if slot and name in cost:
+                usd[int(slot.group(1))] += cost[name] * v
+            if slot and name.startswith("aidc_t"):
+                load[int(slot.group(1))] = v
+        return gpus, load, usd
+
+    lp, ours = per_slot(lp_values), per_slot(our_values)
+    gpus_full = {t for t in range(slots) if lp[0][t] > capacity[t] - 0.5}
+    power_full = {t for t in range(slots) if t not in gpus_full and t in power_cap
+                  and lp[1][t] > power_cap[t] * (1 - 1e-9) - 1e-6}
+    groups = [("the LP uses every GPU", sorted(gpus_full)),
+              ("the LP is at the site's power cap", sorted(power_full)),
+              ("the others", [t for t in range(slots) if t not in gpus_full | power_full])]
+    return lp, ours, groups
+
+
+def print_breakdown(breakdown, lp_value, ours_value, tol, step_hours):
+    lp, ours, groups = breakdown
+    for name, value, (_, _, usd) in (("the master's LP", lp_value, lp), ("ours", ours_value, ours)):
+        if abs(sum(usd) - value) > max(tol, 0.01):
+            sys.exit(f"restricted-master: the per-slot costs of {name} sum to {sum(usd)}, "
+                     f"not its objective {value}")
+    print()
+    print("| slots where | count | GPU-slots: LP | ours | AIDC energy MWh: LP | ours | "
+          "cost USD: LP | ours |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for label, ts in groups:
+        total = lambda series: sum(series[t] for t in ts)  # noqa: E731
+        mwh = lambda series: total(series) * step_hours / 1000  # noqa: E731
+        print(f"| {label} | {len(ts)} | {total(lp[0]):.0f} | {total(ours[0]):.0f} | "
+              f"{mwh(lp[1]):.1f} | {mwh(ours[1]):.1f} | {total(lp[2]):.2f} | "
+              f"{total(ours[2]):.2f} |")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("instance")
@@ -102,10 +181,8 @@ def main():
     with open(path("result.json")) as f:
         result = json.load(f)
     ours, bound = result["objective_usd"], result["lower_bound_usd"]
-    with open(path("master.start")) as f:
-        chosen = {line.split()[1] for line in f
-                  if line[0].isdigit() and line.split()[1].startswith("z_j")
-                  and float(line.split()[2]) == 1}
+    _, our_values = read_solution(path("master.start"))
+    chosen = {name for name, v in our_values.items() if name.startswith("z_j") and v == 1}
     with open(path("master.mps")) as f:
         plans = sum(1 for line in f if line.startswith(" BV ") and " z_j" in line)
 
@@ -124,6 +201,10 @@ def main():
     print(f"| master LP | {lp:.2f} | {gap(lp):.3f} % | splits {len(split)} of {len(chosen)} jobs "
           f"over {len(support)} plans |")
 
+    with open(args.instance) as f:
+        step_hours = json.load(f)["time"]["step_minutes"] / 60
+    breakdown = slot_breakdown(path("master.mps"), values, our_values)
+
     restrict(path("master.mps"), support | chosen, path("support.mps"))
     rounded, note = solve_from_ours(path("support.mps"), path("master.start"),
                                     args.support_seconds, path("support"), ours, tol)
@@ -136,11 +217,13 @@ def main():
         print(f"| whole master, {args.master_seconds:g} s from ours | {best:.2f} | "
               f"{gap(best):.3f} % | {note} |")
 
+    print_breakdown(breakdown, lp, ours, tol, step_hours)
+
 
 def solve_from_ours(mps, start, seconds, stem, ours, tol):
     """CBC on `mps` from our schedule for at most `seconds`: (its best value, a note with its
-    status and, when not proven, its bound). Exits if the best is above ours: the start is
-    feasible, so that would be a broken master or a broken start."""
+    status and, when not proven, its bound). Exits if CBC has no schedule or one above ours:
+    the start is feasible, so either would be a broken master or a broken start."""
     run(["cbc", mps, "-preprocess", "off", "-mipstart", start, "-threads", "1", "-sec",
          f"{seconds:g}", "-ratioGap", "0", "-solve", "-solu", stem + ".sol"], stem + ".log")
     status, _ = read_solution(stem + ".sol")
