@@ -86,15 +86,16 @@ def restrict(master, keep, out):
 
 
 def slot_breakdown(master, lp_values, our_values):
-    """Per slot, for the LP and for ours: GPUs in use, the AIDC load (kW) and the cost; and the
-    slots where the LP fills the GPUs or the site's power cap (the `aidc_t` column's bound).
+    """Per slot, for the LP and for ours: GPUs in use, the AIDC load (kW) and the cost; the
+    slots where the LP fills the GPUs or the site's power cap (the `aidc_t` column's bound);
+    and how many plans the master has.
 
     Streams the master's MPS once and keeps the plans either solution uses: the whole master
     of a long week does not fit in a Python dict."""
     used = {name for values in (lp_values, our_values) for name, v in values.items()
             if name.startswith("z_j") and v != 0}
     gpu_rows, capacity, power_cap, cost = {}, {}, {}, {}
-    section = None
+    section, plans, last_plan = None, 0, None
     with open(master) as f:
         for line in f:
             if not line.startswith(" "):
@@ -104,6 +105,8 @@ def slot_breakdown(master, lp_values, our_values):
             if section == "COLUMNS" and "MARKER" not in line:
                 name = fields[0]
                 is_plan = name.startswith("z_j")
+                if is_plan and name != last_plan:  # a column's lines are consecutive
+                    plans, last_plan = plans + 1, name
                 if is_plan and name not in used:
                     continue
                 for row, value in zip(fields[1::2], fields[2::2]):
@@ -138,11 +141,11 @@ def slot_breakdown(master, lp_values, our_values):
     groups = [("the LP uses every GPU", sorted(gpus_full)),
               ("the LP is at the site's power cap", sorted(power_full)),
               ("the others", [t for t in range(slots) if t not in gpus_full | power_full])]
-    return lp, ours, groups
+    return lp, ours, groups, plans
 
 
 def print_breakdown(breakdown, lp_value, ours_value, tol, step_hours):
-    lp, ours, groups = breakdown
+    lp, ours, groups, _ = breakdown
     for name, value, (_, _, usd) in (("the master's LP", lp_value, lp), ("ours", ours_value, ours)):
         if abs(sum(usd) - value) > max(tol, 0.01):
             sys.exit(f"restricted-master: the per-slot costs of {name} sum to {sum(usd)}, "
@@ -183,14 +186,6 @@ def main():
     ours, bound = result["objective_usd"], result["lower_bound_usd"]
     _, our_values = read_solution(path("master.start"))
     chosen = {name for name, v in our_values.items() if name.startswith("z_j") and v == 1}
-    with open(path("master.mps")) as f:
-        plans = sum(1 for line in f if line.startswith(" BV ") and " z_j" in line)
-
-    gap = lambda value: 100 * (value - bound) / value  # noqa: E731
-    print("| step | value USD | above our bound | note |")
-    print("|---|---:|---:|---|")
-    print(f"| our solve ({args.scenario}, {args.time_limit:g} s) | {ours:.2f} | {gap(ours):.3f} % "
-          f"| bound {bound:.2f} USD; pool of {plans} plans, {len(chosen)} jobs |")
 
     run(["cbc", path("master.mps"), "-initialSolve", "-solu", path("lp.sol")], path("lp.log"))
     status, values = read_solution(path("lp.sol"))
@@ -198,12 +193,17 @@ def main():
     support = {name for name, v in values.items() if name.startswith("z_j") and v > 1e-9}
     split = {plan_job(n) for n in support if values[n] < 1 - 1e-6}
     tol = 1e-6 * max(1.0, abs(ours))
-    print(f"| master LP | {lp:.2f} | {gap(lp):.3f} % | splits {len(split)} of {len(chosen)} jobs "
-          f"over {len(support)} plans |")
-
     with open(args.instance) as f:
         step_hours = json.load(f)["time"]["step_minutes"] / 60
     breakdown = slot_breakdown(path("master.mps"), values, our_values)
+
+    gap = lambda value: 100 * (value - bound) / value  # noqa: E731
+    print("| step | value USD | above our bound | note |")
+    print("|---|---:|---:|---|")
+    print(f"| our solve ({args.scenario}, {args.time_limit:g} s) | {ours:.2f} | {gap(ours):.3f} % "
+          f"| bound {bound:.2f} USD; pool of {breakdown[3]} plans, {len(chosen)} jobs |")
+    print(f"| master LP | {lp:.2f} | {gap(lp):.3f} % | splits {len(split)} of {len(chosen)} jobs "
+          f"over {len(support)} plans |")
 
     restrict(path("master.mps"), support | chosen, path("support.mps"))
     rounded, note = solve_from_ours(path("support.mps"), path("master.start"),
