@@ -2,7 +2,7 @@
 // LP solver (docs/benchmarks.md, "The LP over all plans").
 //
 //   ckptdp-column-generation INSTANCE [--scenario S4] [--iterations 400] [--rounds 50]
-//                            [--cbc cbc] [--dir DIR] [--dive [--dive-fix 4] [--dive-rounds 3]
+//                            [--cbc cbc] [--dir DIR] [--dive [--dive-fix 1] [--dive-rounds 5]
 //                            [--dive-backtracks 100] [--dive-milp-split 8]
 //                            [--dive-milp-seconds 60]]
 //
@@ -69,8 +69,8 @@ struct Args {
   std::string cbc = "cbc";
   std::string dir;
   bool dive = false;
-  int dive_fix = 4;
-  int dive_rounds = 3;
+  int dive_fix = 1;
+  int dive_rounds = 5;
   int dive_backtracks = 100;
   int dive_milp_split = 8;
   double dive_milp_seconds = 60;
@@ -212,6 +212,55 @@ int ReportSchedule(const Instance& instance, Scenario scenario, const SolveOptio
   return 0;
 }
 
+// One dive step's master: column generation over the jobs not fixed yet, at most
+// --dive-rounds pricing rounds. `infeasible`: no LP, or one that still needs the slack.
+struct DiveMaster {
+  MasterLp lp;
+  std::vector<std::vector<std::vector<Run>>> plans;
+  int rounds = 0;
+  int64_t new_plans = 0;
+  bool infeasible = false;
+};
+
+absl::StatusOr<DiveMaster> PriceDiveMaster(
+    const Args& args, const Instance& instance, Scenario scenario,
+    const std::vector<JobModes>& modes, PlanPool& pool, const SolveOptions& options,
+    const fs::path& dir, const std::vector<std::optional<std::vector<Run>>>& fixed,
+    const std::vector<std::vector<std::vector<Run>>>& forbidden) {
+  const int jobs = pool.num_jobs();
+  DiveMaster m;
+  for (;;) {
+    m.plans = MasterPlans(pool, fixed, forbidden);
+    absl::StatusOr<MilpModel> model = BuildRestrictedMaster(instance, scenario, modes, m.plans);
+    if (!model.ok()) {  // a job with every plan forbidden
+      m.infeasible = true;
+      return m;
+    }
+    AddOverflow(*model);
+    absl::StatusOr<MasterLp> solved = SolveMasterLp(args, *model, instance.time.slots, dir);
+    if (absl::IsFailedPrecondition(solved.status())) {
+      m.infeasible = true;
+      return m;
+    }
+    if (!solved.ok()) return solved.status();
+    m.lp = *std::move(solved);
+    if (m.rounds == args.dive_rounds) break;
+    ++m.rounds;
+    std::vector<size_t> before(jobs);
+    for (int j = 0; j < jobs; ++j) before[j] = pool.plans()[j].size();
+    CKPTDP_RETURN_IF_ERROR(SolveScenario(instance, scenario, options, m.lp.prices).status());
+    int64_t added = 0;
+    for (int j = 0; j < jobs; ++j) {
+      if (!fixed[j]) added += static_cast<int64_t>(pool.plans()[j].size() - before[j]);
+    }
+    m.new_plans += added;
+    if (added == 0) break;
+  }
+  // Still overflowing after the pricing: the fixed plans leave the others no room.
+  m.infeasible = m.lp.overflow > 1e-6;
+  return m;
+}
+
 // Price and dive (see the header comment). `options` prices once per call of SolveScenario.
 int Dive(const Args& args, const Instance& instance, Scenario scenario,
          const std::vector<JobModes>& modes, PlanPool& pool, const SolveOptions& options,
@@ -222,52 +271,22 @@ int Dive(const Args& args, const Instance& instance, Scenario scenario,
   std::vector<int> last_fixed;  // the jobs the previous step fixed
   int backtracks = 0;
   for (int step = 1;; ++step) {
-    MasterLp lp;
-    std::vector<std::vector<std::vector<Run>>> plans;
-    int rounds = 0;
-    int64_t new_plans = 0;
-    bool infeasible = false;
-    for (;;) {  // column generation over the jobs not fixed yet
-      plans = MasterPlans(pool, fixed, forbidden);
-      absl::StatusOr<MilpModel> model = BuildRestrictedMaster(instance, scenario, modes, plans);
-      if (!model.ok()) {
-        infeasible = true;  // a job with every plan forbidden
-        break;
-      }
-      AddOverflow(*model);
-      absl::StatusOr<MasterLp> solved = SolveMasterLp(args, *model, instance.time.slots, dir);
-      if (absl::IsFailedPrecondition(solved.status())) {
-        infeasible = true;
-        break;
-      }
-      if (!solved.ok()) return Fail(solved.status(), 3);
-      lp = *std::move(solved);
-      if (rounds == args.dive_rounds) break;
-      ++rounds;
-      std::vector<size_t> before(jobs);
-      for (int j = 0; j < jobs; ++j) before[j] = pool.plans()[j].size();
-      absl::StatusOr<Result> priced = SolveScenario(instance, scenario, options, lp.prices);
-      if (!priced.ok()) return Fail(priced.status(), 3);
-      int64_t added = 0;
-      for (int j = 0; j < jobs; ++j) {
-        if (!fixed[j]) added += static_cast<int64_t>(pool.plans()[j].size() - before[j]);
-      }
-      new_plans += added;
-      if (added == 0) break;
-    }
-    // Still overflowing after the pricing: the fixed plans leave the others no room.
-    infeasible = infeasible || lp.overflow > 1e-6;
-    if (infeasible) {
+    absl::StatusOr<DiveMaster> master =
+        PriceDiveMaster(args, instance, scenario, modes, pool, options, dir, fixed, forbidden);
+    if (!master.ok()) return Fail(master.status(), 3);
+    const MasterLp& lp = master->lp;
+    const std::vector<std::vector<std::vector<Run>>>& plans = master->plans;
+    if (master->infeasible) {
       // Backtrack: undo the last step; if it fixed several jobs, fix the first of them alone,
       // else forbid the plan it chose for that job.
       if (last_fixed.empty() || ++backtracks > args.dive_backtracks) {
-        std::cout << absl::StrFormat("dive step %d: the master's LP is infeasible; no schedule\n",
+        std::cout << absl::StrFormat("dive step %d: the master's LP needs the slack; no schedule\n",
                                      step);
         return 0;
       }
       std::cout << absl::StrFormat(
-          "dive step %d: the master's LP is infeasible; backtrack %d undoes %d fixed jobs\n", step,
-          backtracks, last_fixed.size());
+          "dive step %d: the master's LP needs the slack; backtrack %d undoes %d fixed jobs\n",
+          step, backtracks, last_fixed.size());
       if (last_fixed.size() == 1) {
         forbidden[last_fixed[0]].push_back(*fixed[last_fixed[0]]);
         fixed[last_fixed[0]].reset();
@@ -289,7 +308,7 @@ int Dive(const Args& args, const Instance& instance, Scenario scenario,
     std::cout << absl::StrFormat(
         "dive step %d: master LP %.4f USD after %d pricing rounds (%d new plans), %d jobs "
         "fixed, %d split\n",
-        step, lp.value, rounds, new_plans, fixed_count, split.size());
+        step, lp.value, master->rounds, master->new_plans, fixed_count, split.size());
     if (split.empty()) return ReportSchedule(instance, scenario, options, plans, lp);
     if (static_cast<int>(split.size()) <= args.dive_milp_split) {
       // CBC's branch and cut finishes: the jobs not fixed yet choose among all their plans.
