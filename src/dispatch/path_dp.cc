@@ -50,8 +50,11 @@ PathSolution PathSolver::SolvePlain(const CheckpointGraph& g, const EdgeCosts& c
 
   // Forward pass. A train edge's cost depends on (mode, start, end) but not on the segment
   // it starts from, so the loop over segments is innermost: one cost, one blocked test and
-  // then a branch-free, vectorisable min over contiguous states. Predecessors are not
-  // stored; the backward pass below finds them.
+  // then a branch-free, vectorisable min over contiguous states. Edges of one dk that end in
+  // the same slot reach the same states, whatever their mode, so each group relaxes the
+  // states once with its cheapest allowed mode's cost: min(src + a, src + b) equals
+  // src + min(a, b) exactly, since rounding is monotone, so the values are those of one
+  // relaxation per edge. Predecessors are not stored; the backward pass below finds them.
   for (int ti = 0; ti + 1 < layers; ++ti) {
     const int tau = release + ti;
     const int k0 = k_min_[ti], k1 = k_max_[ti];
@@ -67,14 +70,25 @@ PathSolution PathSolver::SolvePlain(const CheckpointGraph& g, const EdgeCosts& c
         dst[segments] = std::min(dst[segments], src[segments]);
       }
     }
-    for (int m = 0; m < g.num_modes(); ++m) {
-      const double* row = costs.prefix.data() + static_cast<size_t>(m) * (costs.slots + 1);
-      for (int dk = 1; dk <= std::min(max_dk, segments - k0); ++dk) {
-        const int end = tau + g.duration(m, dk);
-        // Durations grow with dk and a blocked slot stays blocked for longer edges.
-        if (end > deadline || !costs.Allowed(m, tau, end)) break;
+    const CheckpointGraph::EndGroup* groups = g.end_groups().data();
+    const int* group_modes = g.end_group_modes().data();
+    for (int dk = 1; dk <= std::min(max_dk, segments - k0); ++dk) {
+      const int first = g.end_group_begin(dk), last = g.end_group_begin(dk + 1);
+      // A dk's groups come by duration, and its shortest edge is no shorter than the
+      // previous dk's: the first group past the deadline ends this dk, or the whole scan.
+      if (tau + groups[first].duration > deadline) break;
+      for (int gi = first; gi < last; ++gi) {
+        const int end = tau + groups[gi].duration;
+        if (end > deadline) break;
+        double c = kInf;
+        for (int i = groups[gi].first; i < groups[gi].first + groups[gi].count; ++i) {
+          const int m = group_modes[i];
+          if (!costs.Allowed(m, tau, end)) continue;
+          const double* row = costs.prefix.data() + static_cast<size_t>(m) * (costs.slots + 1);
+          c = std::min(c, row[end] - row[tau]);
+        }
+        if (c == kInf) continue;  // every mode of the group is blocked
         const int te = end - release;
-        const double c = row[end] - row[tau];
         double* dst = value_.data() + static_cast<size_t>(te) * width + dk;
         int lo = std::max({k0, k_min_[te] - dk, k_lo_[te] - dk});
         int hi = std::min({segments - dk, k_hi_[te] - dk, k1});

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <climits>
+#include <cstddef>
 
 #include "absl/strings/str_format.h"
 #include "ckptdp/graph.h"
@@ -81,6 +82,7 @@ CheckpointGraph::CheckpointGraph(const Instance& instance, int job_index, const 
           slots_for((dk - initial_fraction_) * slots_per_segment[initial_mode_]));
     }
   }
+  GroupEdgesByEnd();
 
   // Fewest slots to cover r segments, r = 0..K (unbounded knapsack over edge lengths).
   // Clamped durations keep the sums far below INT_MAX.
@@ -117,6 +119,24 @@ CheckpointGraph::CheckpointGraph(const Instance& instance, int job_index, const 
         "(short by %d slots)",
         job.name, fewest, release_, deadline_, window, fewest - window);
   }
+}
+
+void CheckpointGraph::GroupEdgesByEnd() {
+  for (int dk = 1; dk <= max_dk_; ++dk) {
+    end_group_begin_.push_back(static_cast<int>(end_groups_.size()));
+    const auto first = static_cast<std::ptrdiff_t>(end_group_modes_.size());
+    for (int mode = 0; mode < num_modes(); ++mode) end_group_modes_.push_back(mode);
+    std::stable_sort(end_group_modes_.begin() + first, end_group_modes_.end(),
+                     [&](int a, int b) { return duration(a, dk) < duration(b, dk); });
+    for (auto i = first; i < static_cast<std::ptrdiff_t>(end_group_modes_.size()); ++i) {
+      const int l = duration(end_group_modes_[i], dk);
+      if (i == first || end_groups_.back().duration != l) {
+        end_groups_.push_back(EndGroup{dk, l, static_cast<int>(i), 0});
+      }
+      ++end_groups_.back().count;
+    }
+  }
+  end_group_begin_.push_back(static_cast<int>(end_groups_.size()));
 }
 
 long long CheckpointGraph::CountTrainEdges() const {

@@ -192,6 +192,30 @@ TEST_CASE("The sink is reachable iff the fastest path fits in the window", "[gra
   }
 }
 
+TEST_CASE("Edges of one dk and duration form one group, whatever their mode", "[graph]") {
+  // W = 2 slots of work at X = 1e15: mode 0 takes l = 2, 4, 6; mode 1 (1.2e15) takes
+  // ceil(1.67 dk) = 2, 4, 5; mode 2 (2e15) takes 1, 2, 3. The DP relaxes each group once.
+  const CheckpointGraph g = Graph(MakeJob(0, 24, 3, 2 * 1e15 * kSlotSeconds, {1e15, 1.2e15, 2e15}));
+  struct Expected {
+    int dk, duration;
+    std::vector<int> modes;
+  };
+  const std::vector<Expected> expected = {{1, 1, {2}}, {1, 2, {0, 1}}, {2, 2, {2}}, {2, 4, {0, 1}},
+                                          {3, 3, {2}}, {3, 5, {1}},    {3, 6, {0}}};
+  REQUIRE(g.end_groups().size() == expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const CheckpointGraph::EndGroup& group = g.end_groups()[i];
+    CHECK(group.dk == expected[i].dk);
+    CHECK(group.duration == expected[i].duration);
+    const auto first = g.end_group_modes().begin() + group.first;
+    CHECK(std::vector<int>(first, first + group.count) == expected[i].modes);
+  }
+  CHECK(g.end_group_begin(1) == 0);
+  CHECK(g.end_group_begin(2) == 2);
+  CHECK(g.end_group_begin(3) == 4);
+  CHECK(g.end_group_begin(4) == 7);  // the end of the last dk's groups
+}
+
 TEST_CASE("Train edges are counted over every start slot, segment, mode and length", "[graph]") {
   // K = 2, one mode with l = 2, 4, window [0, 5): from k = 0, dk = 1 fits for tau = 0..3
   // (4 edges) and dk = 2 for tau = 0..1 (2); from k = 1, dk = 1 for tau = 0..3 (4).

@@ -55,6 +55,21 @@ class CheckpointGraph {
   // l(a, dk) in slots, dk in [1, max_dk], without overhead.
   int duration(int mode, int dk) const { return duration_[mode * max_dk_ + dk - 1]; }
 
+  // Train edges grouped by where they end (no overhead): for each dk, the modes whose edges
+  // over dk segments last the same number of slots. A group's edges leave and reach the same
+  // states, so a shortest-path DP can relax them once, at their cheapest mode's cost.
+  struct EndGroup {
+    int dk = 0;
+    int duration = 0;  // l(a, dk) of every mode a of the group
+    int first = 0;     // the group's modes: end_group_modes()[first, first + count)
+    int count = 0;
+  };
+  // By dk, then duration; within a group, modes in graph order. The groups of dk are
+  // end_groups()[end_group_begin(dk), end_group_begin(dk + 1)), dk in [1, max_dk].
+  const std::vector<EndGroup>& end_groups() const { return end_groups_; }
+  int end_group_begin(int dk) const { return end_group_begin_[dk - 1]; }
+  const std::vector<int>& end_group_modes() const { return end_group_modes_; }
+
   // --- restarts (all trivial when the job has no overheads and no initial run) ---
   // Whether paths need the run state: non-zero overheads or an initial run.
   bool has_restarts() const { return has_restarts_; }
@@ -98,6 +113,8 @@ class CheckpointGraph {
   long long CountTrainEdges() const;
 
  private:
+  void GroupEdgesByEnd();  // fills end_groups_ and end_group_modes_
+
   int job_index_;
   int release_, deadline_, segments_, max_dk_;
   bool allow_wait_, boundary_idle_allowed_;
@@ -107,6 +124,9 @@ class CheckpointGraph {
   std::vector<double> it_power_kw_;
   std::vector<int> duration_;       // [overhead class][mode][dk - 1]; one class without restarts
   std::vector<int> min_slots_for_;  // index: segments remaining, 0..K
+  std::vector<EndGroup> end_groups_;
+  std::vector<int> end_group_begin_;  // index: dk - 1, 0..max_dk
+  std::vector<int> end_group_modes_;
   int min_slots_to_finish_ = 0;
   bool has_restarts_ = false;
   double resume_minutes_ = 0, reshard_minutes_ = 0;
