@@ -189,6 +189,13 @@ std::vector<std::vector<std::vector<Run>>> MasterPlans(
   return plans;
 }
 
+// Job j's plan of largest weight in the master's solution (ties: the first).
+const std::vector<Run>& HeaviestPlan(const std::vector<std::vector<std::vector<Run>>>& plans,
+                                     const MasterLp& master, int j) {
+  const std::vector<double>& z = master.plan_values[j];
+  return plans[j][std::max_element(z.begin(), z.end()) - z.begin()];
+}
+
 // The schedule of a master solution that picks one plan per job, checked against the engine's
 // exact evaluation of it (offered as the first incumbent of a one-iteration solve).
 int ReportSchedule(const Instance& instance, Scenario scenario, const SolveOptions& options,
@@ -196,8 +203,7 @@ int ReportSchedule(const Instance& instance, Scenario scenario, const SolveOptio
                    const MasterLp& master) {
   Schedule schedule;
   for (size_t j = 0; j < plans.size(); ++j) {
-    const std::vector<double>& z = master.plan_values[j];
-    schedule.jobs.push_back(plans[j][std::max_element(z.begin(), z.end()) - z.begin()]);
+    schedule.jobs.push_back(HeaviestPlan(plans, master, static_cast<int>(j)));
   }
   WarmStart warm;
   warm.incumbent = &schedule;
@@ -213,13 +219,16 @@ int ReportSchedule(const Instance& instance, Scenario scenario, const SolveOptio
 }
 
 // One dive step's master: column generation over the jobs not fixed yet, at most
-// --dive-rounds pricing rounds. `infeasible`: no LP, or one that still needs the slack.
+// --dive-rounds pricing rounds. `infeasible`: no LP, or one that still needs the slack;
+// `why` says which.
 struct DiveMaster {
   MasterLp lp;
   std::vector<std::vector<std::vector<Run>>> plans;
+  std::optional<MilpModel> model;  // the master of `plans`, slack included (CBC's finish)
   int rounds = 0;
   int64_t new_plans = 0;
   bool infeasible = false;
+  std::string why;
 };
 
 absl::StatusOr<DiveMaster> PriceDiveMaster(
@@ -232,16 +241,19 @@ absl::StatusOr<DiveMaster> PriceDiveMaster(
   for (;;) {
     m.plans = MasterPlans(pool, fixed, forbidden);
     absl::StatusOr<MilpModel> model = BuildRestrictedMaster(instance, scenario, modes, m.plans);
-    if (!model.ok()) {  // a job with every plan forbidden
+    if (!model.ok()) {
       m.infeasible = true;
+      m.why = "a job has every plan forbidden";
       return m;
     }
     AddOverflow(*model);
     absl::StatusOr<MasterLp> solved = SolveMasterLp(args, *model, instance.time.slots, dir);
     if (absl::IsFailedPrecondition(solved.status())) {
       m.infeasible = true;
+      m.why = "the master has no LP solution";
       return m;
     }
+    m.model = *std::move(model);
     if (!solved.ok()) return solved.status();
     m.lp = *std::move(solved);
     if (m.rounds == args.dive_rounds) break;
@@ -258,6 +270,7 @@ absl::StatusOr<DiveMaster> PriceDiveMaster(
   }
   // Still overflowing after the pricing: the fixed plans leave the others no room.
   m.infeasible = m.lp.overflow > 1e-6;
+  if (m.infeasible) m.why = "the master's LP needs the slack";
   return m;
 }
 
@@ -280,13 +293,11 @@ int Dive(const Args& args, const Instance& instance, Scenario scenario,
       // Backtrack: undo the last step; if it fixed several jobs, fix the first of them alone,
       // else forbid the plan it chose for that job.
       if (last_fixed.empty() || ++backtracks > args.dive_backtracks) {
-        std::cout << absl::StrFormat("dive step %d: the master's LP needs the slack; no schedule\n",
-                                     step);
+        std::cout << absl::StrFormat("dive step %d: %s; no schedule\n", step, master->why);
         return 0;
       }
-      std::cout << absl::StrFormat(
-          "dive step %d: the master's LP needs the slack; backtrack %d undoes %d fixed jobs\n",
-          step, backtracks, last_fixed.size());
+      std::cout << absl::StrFormat("dive step %d: %s; backtrack %d undoes %d fixed jobs\n", step,
+                                   master->why, backtracks, last_fixed.size());
       if (last_fixed.size() == 1) {
         forbidden[last_fixed[0]].push_back(*fixed[last_fixed[0]]);
         fixed[last_fixed[0]].reset();
@@ -312,11 +323,8 @@ int Dive(const Args& args, const Instance& instance, Scenario scenario,
     if (split.empty()) return ReportSchedule(instance, scenario, options, plans, lp);
     if (static_cast<int>(split.size()) <= args.dive_milp_split) {
       // CBC's branch and cut finishes: the jobs not fixed yet choose among all their plans.
-      absl::StatusOr<MilpModel> model = BuildRestrictedMaster(instance, scenario, modes, plans);
-      if (!model.ok()) return Fail(model.status(), 3);
-      AddOverflow(*model);
       absl::StatusOr<MasterLp> milp =
-          SolveMasterLp(args, *model, instance.time.slots, dir, args.dive_milp_seconds);
+          SolveMasterLp(args, *master->model, instance.time.slots, dir, args.dive_milp_seconds);
       if (milp.ok() && milp->overflow <= 1e-6) {
         return ReportSchedule(instance, scenario, options, plans, *milp);
       }
@@ -336,8 +344,7 @@ int Dive(const Args& args, const Instance& instance, Scenario scenario,
     last_fixed.clear();
     for (int k = 0; k < std::min<int>(args.dive_fix, split.size()); ++k) {
       const int j = split[k].second;
-      const std::vector<double>& z = lp.plan_values[j];
-      fixed[j] = plans[j][std::max_element(z.begin(), z.end()) - z.begin()];
+      fixed[j] = HeaviestPlan(plans, lp, j);
       last_fixed.push_back(j);
     }
   }

@@ -196,12 +196,13 @@ def main():
     with open(args.instance) as f:
         step_hours = json.load(f)["time"]["step_minutes"] / 60
     breakdown = slot_breakdown(path("master.mps"), values, our_values)
+    pool_plans = breakdown[-1]
 
     gap = lambda value: 100 * (value - bound) / value  # noqa: E731
     print("| step | value USD | above our bound | note |")
     print("|---|---:|---:|---|")
     print(f"| our solve ({args.scenario}, {args.time_limit:g} s) | {ours:.2f} | {gap(ours):.3f} % "
-          f"| bound {bound:.2f} USD; pool of {breakdown[3]} plans, {len(chosen)} jobs |")
+          f"| bound {bound:.2f} USD; pool of {pool_plans} plans, {len(chosen)} jobs |")
     print(f"| master LP | {lp:.2f} | {gap(lp):.3f} % | splits {len(split)} of {len(chosen)} jobs "
           f"over {len(support)} plans |")
 

@@ -76,7 +76,7 @@ PathSolution PathSolver::SolvePlain(const CheckpointGraph& g, const EdgeCosts& c
       const int first = g.end_group_begin(dk), last = g.end_group_begin(dk + 1);
       // A dk's groups come by duration, and its shortest edge is no shorter than the
       // previous dk's: the first group past the deadline ends this dk, or the whole scan.
-      if (tau + groups[first].duration > deadline) break;
+      if (first == last || tau + groups[first].duration > deadline) break;
       for (int gi = first; gi < last; ++gi) {
         const int end = tau + groups[gi].duration;
         if (end > deadline) break;
