@@ -1,10 +1,14 @@
-// Restart-overhead DP speed (issue 14): one engine iteration's per-job subproblems
+// Speed of the path DPs beside the plain one: one engine iteration's per-job subproblems
 // (PriceLagrangian + Solve for every job, one thread, S6) on the 128-job week as shipped and
-// with resume_minutes = reshard_minutes = 15 on every job. Both variants run inside every
-// benchmark iteration, one after the other (A/B/A/B...), each timed in this thread's CPU
-// time, so that load from other processes on a shared machine hits both alike. Counters:
-// plain_ms and restarts_ms (mean CPU ms per iteration) and their ratio (the issue's target:
-// at most 3). Run: build/restart_dp_bench
+// with a variant that needs another DP. Both variants run inside every benchmark iteration,
+// one after the other (A/B/A/B...), each timed in this thread's CPU time, so that load from
+// other processes on a shared machine hits both alike.
+// - BM_RestartDpWeek128 (issue 14): resume_minutes = reshard_minutes = 15 on every job, the
+//   restart DP. Counters plain_ms, restarts_ms (mean CPU ms per iteration) and their ratio
+//   (the issue's target: at most 3).
+// - BM_LimitsDpWeek128: min_run_slots = 4 and max_pauses = 4 on every job (operators'
+//   limits), the resource-expanded DP. Counters plain_ms, limits_ms and their ratio.
+// Run: build/restart_dp_bench
 #include <benchmark/benchmark.h>
 
 #include <time.h>
@@ -20,6 +24,8 @@ namespace ckptdp {
 namespace {
 
 constexpr double kOverheadMinutes = 15;
+constexpr int kMinRunSlots = 4;
+constexpr int kMaxPauses = 4;
 
 double ThreadCpuSeconds() {
   timespec ts{};
@@ -86,25 +92,49 @@ Instance WithOverheads(Instance in) {
   return in;
 }
 
-void BM_RestartDpWeek128(benchmark::State& state) {
+Instance WithLimits(Instance in) {
+  for (Job& job : in.jobs) {
+    job.min_run_slots = kMinRunSlots;
+    job.max_pauses = kMaxPauses;
+  }
+  return in;
+}
+
+Variant& Plain() {
   static Variant plain(Load());
-  static Variant restarts(WithOverheads(Load()));
-  double plain_s = 0, restarts_s = 0;
+  return plain;
+}
+
+// Times `plain` and `other` alternately; counters plain_ms, <other_name>_ms and ratio.
+void Alternate(benchmark::State& state, Variant& other, const char* other_counter) {
+  Variant& plain = Plain();
+  double plain_s = 0, other_s = 0;
   for (auto _ : state) {
     double t0 = ThreadCpuSeconds();
     benchmark::DoNotOptimize(plain.Iterate());
     double t1 = ThreadCpuSeconds();
-    benchmark::DoNotOptimize(restarts.Iterate());
+    benchmark::DoNotOptimize(other.Iterate());
     double t2 = ThreadCpuSeconds();
     plain_s += t1 - t0;
-    restarts_s += t2 - t1;
+    other_s += t2 - t1;
   }
   const double n = static_cast<double>(state.iterations());
   state.counters["plain_ms"] = 1e3 * plain_s / n;
-  state.counters["restarts_ms"] = 1e3 * restarts_s / n;
-  state.counters["ratio"] = plain_s > 0 ? restarts_s / plain_s : 0;
+  state.counters[other_counter] = 1e3 * other_s / n;
+  state.counters["ratio"] = plain_s > 0 ? other_s / plain_s : 0;
+}
+
+void BM_RestartDpWeek128(benchmark::State& state) {
+  static Variant restarts(WithOverheads(Load()));
+  Alternate(state, restarts, "restarts_ms");
 }
 BENCHMARK(BM_RestartDpWeek128)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+
+void BM_LimitsDpWeek128(benchmark::State& state) {
+  static Variant limits(WithLimits(Load()));
+  Alternate(state, limits, "limits_ms");
+}
+BENCHMARK(BM_LimitsDpWeek128)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 
 }  // namespace
 }  // namespace ckptdp

@@ -46,6 +46,37 @@ void ForEachTrainEdge(const CheckpointGraph& g, const EdgeCosts& costs,
   }
 }
 
+// As ForEachTrainEdge, but once per group of edges of one dk that end in the same slot
+// (CheckpointGraph::end_groups), at its cheapest allowed mode's cost: such edges reach the
+// same states, and c + x is monotone in c, so a min over the group's edges equals one
+// relaxation at its least cost. Calls visit(te, dk, cost, lo, hi).
+template <typename Visit>
+void ForEachTrainGroup(const CheckpointGraph& g, const EdgeCosts& costs,
+                       const std::vector<int>& k_lo, const std::vector<int>& k_hi, int ti,
+                       Visit&& visit) {
+  const int release = g.release(), deadline = g.deadline(), segments = g.segments();
+  const int tau = release + ti;
+  const CheckpointGraph::EndGroup* groups = g.end_groups().data();
+  const int* modes = g.end_group_modes().data();
+  for (int dk = 1; dk <= std::min(g.max_dk(), segments); ++dk) {
+    const int last = g.end_group_begin(dk + 1);
+    for (int gi = g.end_group_begin(dk); gi < last; ++gi) {
+      const int end = tau + groups[gi].duration;
+      if (end > deadline) break;  // a dk's groups come by duration
+      double c = kInf;
+      for (int i = groups[gi].first; i < groups[gi].first + groups[gi].count; ++i) {
+        if (costs.Allowed(modes[i], tau, end)) c = std::min(c, costs.Cost(modes[i], tau, end));
+      }
+      if (c == kInf) continue;  // every mode of the group is blocked
+      const int te = end - release;
+      int lo = std::max(k_lo[ti], k_lo[te] - dk);
+      int hi = std::min({k_hi[ti], segments - dk, k_hi[te] - dk});
+      NarrowBySpan(k_lo, k_hi, ti, te, lo, hi);
+      if (lo <= hi) visit(te, dk, c, lo, hi);
+    }
+  }
+}
+
 }  // namespace
 
 void BackwardValues(const CheckpointGraph& g, const EdgeCosts& costs,
@@ -68,7 +99,7 @@ void BackwardValues(const CheckpointGraph& g, const EdgeCosts& costs,
         here[g.segments()] = std::min(here[g.segments()], next[g.segments()]);
       }
     }
-    ForEachTrainEdge(g, costs, k_lo, k_hi, ti, [&](int te, int, int dk, double c, int a, int b) {
+    ForEachTrainGroup(g, costs, k_lo, k_hi, ti, [&](int te, int dk, double c, int a, int b) {
       const double* to = backward.data() + static_cast<size_t>(te) * width + dk;
       for (int k = a; k <= b; ++k) here[k] = std::min(here[k], c + to[k]);
     });

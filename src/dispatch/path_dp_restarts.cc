@@ -61,10 +61,6 @@ Rows MakeRows(const CheckpointGraph& g) {
 // which changes unpredictably from segment to segment.
 inline double SelectIfEqual(double a, double b, double x, double y) { return a == b ? x : y; }
 
-bool WaitAllowedAt(const CheckpointGraph& g, int k) {
-  return k == g.segments() ? g.boundary_idle_allowed() : g.allow_wait();
-}
-
 // The rows an edge of mode `m` paying overhead `o` may start from (the backward pass's view
 // of the forward pass's source rows).
 void SourceRows(const CheckpointGraph& g, const Rows& r, int m, Overhead o, std::vector<int>& out) {

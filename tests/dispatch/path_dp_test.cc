@@ -18,6 +18,7 @@
 #include "dispatch/internal/path_dp.h"
 #include "dispatch/internal/path_dp_backward.h"
 #include "dispatch/internal/progress_branching.h"
+#include "support/edge_by_edge_resource_dp.h"
 #include "support/reference_path.h"
 
 namespace ckptdp::internal {
@@ -661,6 +662,39 @@ TEST_CASE("Progress limits: the DP agrees with exhaustive enumeration on tiny gr
   }
   CHECK(feasible * 4 >= cases);        // not a vacuous comparison
   CHECK(restricted * 10 >= feasible);  // and the limits do cut off optima
+}
+
+// The row form of the DP with operators' limits (path_dp_resources.cc) finds predecessors
+// in a backward pass; it must pick the same path among equally cheap ones as the
+// edge-by-edge DP that it replaced, so that solves with limits keep their results. Half of
+// the random cases have integer costs (many ties) and half of them progress limits.
+TEST_CASE("Operators' limits: the row DP returns the edge-by-edge DP's runs", "[path][progress]") {
+  PathSolver solver;
+  int feasible = 0, limited = 0;
+  for (uint32_t seed = 15001; seed <= 16200; ++seed) {
+    const RandomCase c = MakeRandomCase(seed, /*side_resources=*/true, 16);
+    INFO(Describe(seed, c.spec));
+    const Fixture fixture(c.spec);
+    const CheckpointGraph g = fixture.Graph(c.spec.allow_wait);
+    if (!HasSideResources(g)) continue;
+    ++limited;
+    EdgeCosts costs = CostsFromSlots(c.slot_costs);
+    if (!c.blocked.empty()) SetBlocked(costs, c.blocked);
+    costs.wait_forbidden = c.wait_forbidden;
+    if (seed % 2 == 0) {
+      std::mt19937 rng(seed);
+      AddRandomProgressLimits(rng, c.spec, costs);
+    }
+    const PathSolution rows = solver.Solve(g, costs);
+    const PathSolution edges = EdgeByEdgeResourcePath(g, costs);
+    REQUIRE(rows.feasible == edges.feasible);
+    if (!rows.feasible) continue;
+    ++feasible;
+    REQUIRE(rows.cost == edges.cost);  // the same sums: exactly equal
+    REQUIRE(rows.runs == edges.runs);
+  }
+  CHECK(limited >= 600);
+  CHECK(feasible * 4 >= limited);  // not a vacuous comparison
 }
 
 TEST_CASE("Progress branching: the two children of a split partition the paths",

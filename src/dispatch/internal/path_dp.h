@@ -33,17 +33,22 @@ class PathSolver {
 
  private:
   PathSolution SolvePlain(const CheckpointGraph& graph, const EdgeCosts& costs);
+  // Operators' limits (path_dp_resources.cc): states carry the block length and pauses.
   PathSolution SolveWithResources(const CheckpointGraph& graph, const EdgeCosts& costs);
   // Restart overheads and initial runs (path_dp_restarts.cc): states carry the run state.
   PathSolution SolveRestarts(const CheckpointGraph& graph, const EdgeCosts& costs);
 
+  // SolveWithResources (path_dp_resources.cc): the segments k of layer ti from which the
+  // train edges of dk ending at layer te leave.
+  void TrainRange(const CheckpointGraph& graph, const EdgeCosts& costs, int ti, int te, int dk,
+                  int& lo, int& hi) const;
+
   std::vector<double> value_;
-  std::vector<int> pred_state_;
-  std::vector<int> pred_edge_;    // -1: wait edge; else mode * max_dk + dk - 1
   std::vector<int> k_min_;        // per layer: the least segment from which the sink is reachable
   std::vector<int> k_lo_, k_hi_;  // per layer: branch and bound's progress limits
   std::vector<int> k_max_;        // per layer: the greatest segment reachable
-  std::vector<double> rows_;      // SolveRestarts: per-layer source rows
+  std::vector<int> row_lo_, row_hi_;    // SolveWithResources: per row, the entered segments
+  std::vector<double> rows_;            // SolveRestarts: per-layer source rows
   std::vector<size_t> layer_offset_;    // SolveRestarts, per layer: where its rows start in value_
   std::vector<int> layer_span_;         // SolveRestarts, per layer: the segments a row stores
   std::vector<unsigned char> live_;     // SolveRestarts: per (layer, row), entered
@@ -61,6 +66,12 @@ class PathSolver {
 // restart overheads, which have their own DP).
 inline bool HasSideResources(const CheckpointGraph& graph) {
   return graph.min_run_slots() > 1 || graph.max_pauses() >= 0;
+}
+
+// Whether a path may stay at segment k for a slot: waiting after the last segment is boundary
+// idle, before it a checkpoint wait.
+inline bool WaitAllowedAt(const CheckpointGraph& graph, int k) {
+  return k == graph.segments() ? graph.boundary_idle_allowed() : graph.allow_wait();
 }
 
 }  // namespace ckptdp::internal
