@@ -107,7 +107,7 @@ PathSolution PathSolver::SolveWithResources(const CheckpointGraph& g, const Edge
       // Checkpoint waits (k < K) and boundary idle (k = K) from idle states, and a pause or
       // the idle after the last segment once the block is long enough to stop.
       const int idle_hi = std::min(hi, g.allow_wait() ? segments - 1 : -1);
-      const bool boundary = g.boundary_idle_allowed() && hi == segments;
+      const bool boundary = g.boundary_idle_allowed() && lo <= segments && hi == segments;
       for (int p = 0; p <= pause_cap; ++p) {
         wait(s.Row(ti, 0, p), s.Row(ti + 1, 0, p), lo, idle_hi);
         if (boundary) wait(s.Row(ti, 0, p), s.Row(ti + 1, 0, p), segments, segments);
@@ -131,6 +131,7 @@ PathSolution PathSolver::SolveWithResources(const CheckpointGraph& g, const Edge
         const int te = end - release;
         int lo = 0, hi = -1;
         TrainRange(g, costs, ti, te, dk, lo, hi);
+        if (lo > hi) continue;
         for (int c = 0; c <= run_cap; ++c) {
           const int c_next = std::min(run_cap, c + groups[gi].duration);
           for (int p = 0; p <= pause_cap; ++p) {
