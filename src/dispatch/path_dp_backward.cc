@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "dispatch/internal/path_dp.h"
 #include "dispatch/internal/progress_branching.h"
 
 namespace ckptdp::internal {
@@ -57,16 +58,12 @@ void ForEachTrainGroup(const CheckpointGraph& g, const EdgeCosts& costs,
   const int release = g.release(), deadline = g.deadline(), segments = g.segments();
   const int tau = release + ti;
   const CheckpointGraph::EndGroup* groups = g.end_groups().data();
-  const int* modes = g.end_group_modes().data();
   for (int dk = 1; dk <= std::min(g.max_dk(), segments); ++dk) {
     const int last = g.end_group_begin(dk + 1);
     for (int gi = g.end_group_begin(dk); gi < last; ++gi) {
       const int end = tau + groups[gi].duration;
       if (end > deadline) break;  // a dk's groups come by duration
-      double c = kInf;
-      for (int i = groups[gi].first; i < groups[gi].first + groups[gi].count; ++i) {
-        if (costs.Allowed(modes[i], tau, end)) c = std::min(c, costs.Cost(modes[i], tau, end));
-      }
+      const double c = CheapestGroupCost(g, costs, gi, tau, end);
       if (c == kInf) continue;  // every mode of the group is blocked
       const int te = end - release;
       int lo = std::max(k_lo[ti], k_lo[te] - dk);

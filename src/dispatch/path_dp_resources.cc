@@ -122,11 +122,7 @@ PathSolution PathSolver::SolveWithResources(const CheckpointGraph& g, const Edge
       for (int gi = g.end_group_begin(dk); gi < last; ++gi) {
         const int end = tau + groups[gi].duration;
         if (end > deadline) break;  // a dk's groups come by duration
-        double cost = kInf;
-        for (int i = groups[gi].first; i < groups[gi].first + groups[gi].count; ++i) {
-          const int m = group_modes[i];
-          if (costs.Allowed(m, tau, end)) cost = std::min(cost, costs.Cost(m, tau, end));
-        }
+        const double cost = CheapestGroupCost(g, costs, gi, tau, end);
         if (cost == kInf) continue;  // every mode of the group is blocked
         const int te = end - release;
         int lo = 0, hi = -1;

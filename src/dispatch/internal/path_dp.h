@@ -7,6 +7,8 @@
 #ifndef CKPTDP_DISPATCH_INTERNAL_PATH_DP_H_
 #define CKPTDP_DISPATCH_INTERNAL_PATH_DP_H_
 
+#include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "ckptdp/graph.h"
@@ -66,6 +68,19 @@ class PathSolver {
 // restart overheads, which have their own DP).
 inline bool HasSideResources(const CheckpointGraph& graph) {
   return graph.min_run_slots() > 1 || graph.max_pauses() >= 0;
+}
+
+// The cheapest allowed mode's cost of the train edges of end group `group` (an index into
+// graph.end_groups()) from slot tau to slot end; infinity when every mode is blocked.
+inline double CheapestGroupCost(const CheckpointGraph& graph, const EdgeCosts& costs, int group,
+                                int tau, int end) {
+  const CheckpointGraph::EndGroup& g = graph.end_groups()[group];
+  const int* modes = graph.end_group_modes().data();
+  double cost = std::numeric_limits<double>::infinity();
+  for (int i = g.first; i < g.first + g.count; ++i) {
+    if (costs.Allowed(modes[i], tau, end)) cost = std::min(cost, costs.Cost(modes[i], tau, end));
+  }
+  return cost;
 }
 
 // Whether a path may stay at segment k for a slot: waiting after the last segment is boundary
