@@ -22,7 +22,7 @@ void BM_EngineIteration(benchmark::State& state) {
   const Instance& in = Paper();
   const std::vector<JobModes> modes = *BuildAllModes(in);
   const internal::ScenarioContext c = internal::MakeContext(in, modes, Scenario::kS4);
-  internal::Workspaces work = internal::MakeWorkspaces(c);
+  internal::Workspaces work;
   internal::Multipliers prices{std::vector<double>(in.time.slots),
                                std::vector<double>(in.time.slots, 0.0)};
   for (int t = 0; t < in.time.slots; ++t) {
@@ -39,7 +39,7 @@ void BM_EngineIteration(benchmark::State& state) {
     arena.execute([&] {
       tbb::parallel_for(0, c.num_jobs(), [&](int j) {
         internal::PriceLagrangian(c, j, prices, costs[j]);
-        benchmark::DoNotOptimize(c.jobs[j]->Solve(costs[j], work[j]).cost);
+        benchmark::DoNotOptimize(c.jobs[j]->Solve(costs[j], work.Local()).cost);
       });
     });
   }

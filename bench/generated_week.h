@@ -62,7 +62,6 @@ struct PricedWeek {
     if (!all_modes.ok()) Fail(bench, "BuildAllModes", all_modes.status());
     modes = *std::move(all_modes);
     context = internal::MakeContext(instance, modes, scenario);
-    workspaces = internal::MakeWorkspaces(context);
     prices = DayAheadPrices(instance);
   }
 };

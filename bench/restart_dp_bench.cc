@@ -46,7 +46,6 @@ struct Variant {
       : instance(std::move(in)),
         modes(Build(instance)),
         context(internal::MakeContext(instance, modes, Scenario::kS6)),
-        work(internal::MakeWorkspaces(context)),
         costs(context.num_jobs()) {
     prices.lambda.resize(instance.time.slots);
     prices.mu.assign(instance.time.slots, 0.0);
@@ -69,7 +68,7 @@ struct Variant {
     double total = 0;
     for (int j = 0; j < context.num_jobs(); ++j) {
       internal::PriceLagrangian(context, j, prices, costs[j]);
-      total += context.jobs[j]->Solve(costs[j], work[j]).cost;
+      total += context.jobs[j]->Solve(costs[j], work.Local()).cost;
     }
     return total;
   }

@@ -84,7 +84,7 @@ void Iterate(Setup& s) {
   const internal::ScenarioContext& c = s.context;
   tbb::parallel_for(0, c.num_jobs(), [&](int j) {
     internal::PriceLagrangian(c, j, s.prices, s.costs[j]);
-    benchmark::DoNotOptimize(c.jobs[j]->Solve(s.costs[j], s.workspaces[j]).cost);
+    benchmark::DoNotOptimize(c.jobs[j]->Solve(s.costs[j], s.workspaces.Local()).cost);
   });
 }
 
@@ -157,11 +157,11 @@ void BM_ScaleIterationHot(benchmark::State& state) {
     double seconds = 0;
     for (int j = 0; j < c.num_jobs(); ++j) {
       internal::PriceLagrangian(c, j, s.prices, s.costs[j]);  // brings the job in
-      benchmark::DoNotOptimize(c.jobs[j]->Solve(s.costs[j], s.workspaces[j]).cost);
+      benchmark::DoNotOptimize(c.jobs[j]->Solve(s.costs[j], s.workspaces.Local()).cost);
       const auto start = std::chrono::steady_clock::now();
       for (int r = 0; r < kHotRepeats; ++r) {
         internal::PriceLagrangian(c, j, s.prices, s.costs[j]);
-        benchmark::DoNotOptimize(c.jobs[j]->Solve(s.costs[j], s.workspaces[j]).cost);
+        benchmark::DoNotOptimize(c.jobs[j]->Solve(s.costs[j], s.workspaces.Local()).cost);
       }
       seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }

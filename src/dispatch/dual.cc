@@ -147,9 +147,9 @@ absl::StatusOr<DualEvaluator::Outcome> DualEvaluator::Evaluate(
       }
       PriceLagrangian(c_, j, prices, costs_[j]);
       ApplyRestrictions(c_, j, by_job_[j], levels_[j], costs_[j]);
-      plans_[j] = c_.jobs[j]->Solve(costs_[j], work_[j]);
-      bounds_[j] =
-          plans_[j].feasible ? c_.jobs[j]->LowerBound(costs_[j], plans_[j], work_[j]) : kInf;
+      JobWorkspace& work = work_.Local();
+      plans_[j] = c_.jobs[j]->Solve(costs_[j], work);
+      bounds_[j] = plans_[j].feasible ? c_.jobs[j]->LowerBound(costs_[j], plans_[j], work) : kInf;
     });
   });
   // Distributed: the jobs of the other ranks arrive, and out of time on one rank is out of

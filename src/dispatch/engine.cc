@@ -290,7 +290,7 @@ absl::StatusOr<S4WarmStart> WarmStartFromS4(const Instance& instance,
                                warm_start);
   if (every_row) warm_log.Note("warm start: solving S4 first");
   const internal::ScenarioContext s4 = internal::MakeContext(instance, modes, Scenario::kS4);
-  internal::Workspaces s4_work = internal::MakeWorkspaces(s4);
+  internal::Workspaces s4_work;
   CKPTDP_ASSIGN_OR_RETURN(internal::EngineOutcome warm,
                           internal::RunLagrangian(s4, s4_work, first, warm_start, setup, warm_log));
   log.Note(absl::StrFormat(
@@ -336,7 +336,7 @@ absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario sc
                            Clock::time_point start, double reference_cost, Result& r) {
   const Instance& instance = *context.instance;
   internal::SolverLog log(options.log, options.log_level, start);
-  internal::Workspaces work = internal::MakeWorkspaces(context);
+  internal::Workspaces work;
   std::optional<Schedule> seed;
   internal::Multipliers s4_prices;
   if (warm.incumbent != nullptr) {

@@ -110,7 +110,7 @@ std::optional<Schedule> DiveOnAverage(const ScenarioContext& c, Workspaces& work
     PriceMarginal(c, j, aidc, gpus, {}, costs);
     BlendEnergyPrice(c, j, prices.lambda, energy_share, costs);
     AddGuidedGpuPrice(c, j, prices, guide, gpu_share, costs);
-    PathSolution p = c.jobs[j]->Solve(costs, work[j]);
+    PathSolution p = c.jobs[j]->Solve(costs, work.Local());
     if (!p.feasible) return std::nullopt;
     out.jobs[j] = std::move(p.runs);
     AddJobLoad(c, j, out.jobs[j], +1, aidc, gpus);

@@ -116,7 +116,7 @@ void ComputeExcess(const ScenarioContext& c, Workspaces& work, const Schedule& s
   if (prices.lambda.empty() || prices.mu.empty()) return;
   for (int j = 0; j < c.num_jobs(); ++j) {
     PriceLagrangian(c, j, prices, costs);
-    const PathSolution best = c.jobs[j]->Solve(costs, work[j]);
+    const PathSolution best = c.jobs[j]->Solve(costs, work.Local());
     if (best.feasible)
       excess[j] = std::max(0.0, PlanCost(c, j, schedule.jobs[j], costs) - best.cost);
   }
@@ -268,7 +268,7 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
       } else {
         AddGpuPrice(c, j, prices.mu, share, costs);
       }
-      PathSolution p = c.jobs[j]->Solve(costs, work[j]);
+      PathSolution p = c.jobs[j]->Solve(costs, work.Local());
       if (!p.feasible) {
         placed = false;
         break;
@@ -281,7 +281,7 @@ absl::StatusOr<NeighbourhoodStats> ImproveByNeighbourhoodSearch(
     for (int j : removed) {
       AddJobLoad(c, j, trial.jobs[j], -1, aidc, gpus);
       PriceMarginal(c, j, aidc, gpus, shift, costs);
-      PathSolution p = c.jobs[j]->Solve(costs, work[j]);
+      PathSolution p = c.jobs[j]->Solve(costs, work.Local());
       if (p.feasible && Improves(p.cost, PlanCost(c, j, trial.jobs[j], costs))) {
         trial.jobs[j] = std::move(p.runs);
       }

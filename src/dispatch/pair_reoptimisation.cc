@@ -107,7 +107,7 @@ class GroupProblem {
         }
         const int j = jobs_[k];
         PriceMarginal(c_, j, aidc_, gpus_, shift_, costs_);
-        PathSolution p = c_.jobs[j]->Solve(costs_, work_[j]);
+        PathSolution p = c_.jobs[j]->Solve(costs_, work_.Local());
         if (!p.feasible || !Improves(p.cost, PlanCost(c_, j, pool_[k][pick[k]].runs, costs_))) {
           continue;
         }
@@ -156,9 +156,9 @@ class GroupProblem {
       for (int k = 0; k < size(); ++k) {
         const int j = jobs_[k];
         PriceAt(j, lambda, mu);
-        PathSolution p = c_.jobs[j]->Solve(costs_, work_[j]);
+        PathSolution p = c_.jobs[j]->Solve(costs_, work_.Local());
         if (!p.feasible) return best;
-        value += c_.jobs[j]->LowerBound(costs_, p, work_[j]);
+        value += c_.jobs[j]->LowerBound(costs_, p, work_.Local());
         AddJobLoad(c_, j, p.runs, +1, load, gpus);
         AddColumn(k, std::move(p.runs));
       }

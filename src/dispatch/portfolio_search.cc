@@ -24,11 +24,6 @@ absl::StatusOr<NeighbourhoodStats> PortfolioNeighbourhoodSearch(
   }
   NeighbourhoodStats total;
   if (c.num_jobs() == 0 || !incumbent.feasible) return total;
-  // Stream 0 uses the caller's workspaces; the others get their own (a path DP's scratch
-  // per job: they cannot be shared between threads).
-  std::vector<Workspaces> own;
-  own.reserve(streams - 1);
-  for (int s = 1; s < streams; ++s) own.push_back(MakeWorkspaces(c));
   NeighbourhoodOptions batch = options;
   batch.max_rounds = BatchRounds(options.stall_rounds);
   batch.stall_rounds = batch.max_rounds;
@@ -48,8 +43,8 @@ absl::StatusOr<NeighbourhoodStats> PortfolioNeighbourhoodSearch(
       tbb::parallel_for(0, streams, [&](int s) {
         NeighbourhoodOptions mine = batch;
         mine.seed = BatchSeed(options.seed, s, b);
-        got[s] = ImproveByNeighbourhoodSearch(c, s == 0 ? work : own[s - 1], trial[s], prices, mine,
-                                              deadline, good_enough);
+        got[s] =
+            ImproveByNeighbourhoodSearch(c, work, trial[s], prices, mine, deadline, good_enough);
       });
     });
     int rounds = 0;

@@ -176,7 +176,7 @@ absl::Status TryMove(const ScenarioContext& c, Workspaces& work, int j, const Sc
   AddJobLoad(c, j, runs, -1, move.other_aidc, move.other_gpus);
   PriceMarginal(c, j, move.other_aidc, move.other_gpus, shift, move.costs);
   const double now_cost = PlanCost(c, j, runs, move.costs);
-  move.path = c.jobs[j]->Solve(move.costs, work[j]);
+  move.path = c.jobs[j]->Solve(move.costs, work.Local());
   move.improves =
       move.path.feasible && Improves(move.path.cost, now_cost) && move.path.runs != runs;
   if (!move.improves || !c.traits.battery) return absl::OkStatus();

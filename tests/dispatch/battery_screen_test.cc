@@ -111,7 +111,7 @@ TEST_CASE("The S6 neighbourhood search takes the same path with and without the 
       NeighbourhoodStats stats[2];
       std::optional<Evaluated> result[2];
       for (int screened = 0; screened < 2; ++screened) {
-        Workspaces work = MakeWorkspaces(c);
+        Workspaces work;
         absl::StatusOr<Evaluated> e = Evaluate(c, plan.schedule);
         REQUIRE(e.ok());
         NeighbourhoodOptions options;

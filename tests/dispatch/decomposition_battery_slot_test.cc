@@ -121,7 +121,7 @@ TEST_CASE("battery slot DP: the bound stays below the S6 optimum and its fixing 
     const Instance in = Load(k.file);
     const std::vector<JobModes> modes = *BuildAllModes(in);
     ScenarioContext c = MakeContext(in, modes, Scenario::kS6);
-    Workspaces work = MakeWorkspaces(c);
+    Workspaces work;
     const absl::StatusOr<EngineOutcome> lagrangian = testing::RootLagrangian(c, work);
     REQUIRE(lagrangian.ok());
     const bool paper = in.name == "paper_2048gpu";
@@ -183,7 +183,7 @@ TEST_CASE("battery slot DP: reduced-cost fixing keeps every choice of a proven o
     REQUIRE(solved.ok());
     REQUIRE(solved->status == SolveStatus::kOptimal);
     ScenarioContext c = MakeContext(in, modes, Scenario::kS6);
-    Workspaces work = MakeWorkspaces(c);
+    Workspaces work;
     const absl::StatusOr<EngineOutcome> lagrangian = testing::RootLagrangian(c, work);
     REQUIRE(lagrangian.ok());
     std::optional<DecompositionBound> d = DecompositionBound::Build(c, BatterySlot(50, false));

@@ -195,7 +195,7 @@ TEST_CASE("unit DP: its bound stays below CBC's optimum on the small instances",
       REQUIRE(best.optimal);
       const double tol = 1e-6 * std::max(1.0, std::abs(best.objective));
       ScenarioContext c = MakeContext(in, modes, scenario);
-      Workspaces work = MakeWorkspaces(c);
+      Workspaces work;
       const absl::StatusOr<EngineOutcome> lagrangian = testing::RootLagrangian(c, work);
       REQUIRE(lagrangian.ok());
       Oracles o = BuildBoth(c);

@@ -83,7 +83,7 @@ TEST_CASE("decomposition gap on small_3job_12slot: fixing LLM-7B at the optimum 
     const double optimum = solved->objective_usd;
     CHECK(optimum == Approx(cbc).margin(1e-4));
     ScenarioContext c = MakeContext(in, modes, scenario);
-    Workspaces work = MakeWorkspaces(c);
+    Workspaces work;
     const absl::StatusOr<EngineOutcome> lagrangian = testing::RootLagrangian(c, work);
     REQUIRE(lagrangian.ok());
     // Jobs 0, 1, 2: LLM-7B, LLM-3B, LLM-1B.

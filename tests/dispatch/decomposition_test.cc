@@ -121,7 +121,7 @@ TEST_CASE(
     ScenarioContext c = MakeContext(in, modes, Scenario::kS4);
     std::optional<DecompositionBound> d = DecompositionBound::Build(c, DecompositionOptions{});
     REQUIRE(d.has_value());
-    Workspaces work = MakeWorkspaces(c);
+    Workspaces work;
     DualEvaluator dual(c, work, 1);
     for (int round = 0; round < 10; ++round) {
       std::vector<double> lambda(in.time.slots), mu(in.time.slots);
@@ -151,7 +151,7 @@ TEST_CASE("decomposition: the bound lies between the Lagrangian bound and the op
     for (Scenario scenario : {Scenario::kS4, Scenario::kS6}) {
       INFO(ScenarioName(scenario));
       ScenarioContext c = MakeContext(in, modes, scenario);
-      Workspaces work = MakeWorkspaces(c);
+      Workspaces work;
       const absl::StatusOr<EngineOutcome> lagrangian = testing::RootLagrangian(c, work);
       REQUIRE(lagrangian.ok());
       REQUIRE(lagrangian->incumbent.has_value());
@@ -305,7 +305,7 @@ TEST_CASE("decomposition: reduced-cost fixing keeps every choice of a proven opt
       REQUIRE(solved.ok());
       REQUIRE(solved->status == SolveStatus::kOptimal);
       ScenarioContext c = MakeContext(in, modes, scenario);
-      Workspaces work = MakeWorkspaces(c);
+      Workspaces work;
       const absl::StatusOr<EngineOutcome> lagrangian = testing::RootLagrangian(c, work);
       REQUIRE(lagrangian.ok());
       std::optional<DecompositionBound> d = DecompositionBound::Build(c, DecompositionOptions{});

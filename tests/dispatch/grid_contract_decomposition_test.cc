@@ -68,7 +68,7 @@ TEST_CASE("grid contract decomposition: the bound with nu and mu stays below CBC
     const double tol = 1e-6 * std::max(1.0, std::abs(optimum));
 
     ScenarioContext c = MakeContext(in, *modes, k.scenario);
-    Workspaces work = MakeWorkspaces(c);
+    Workspaces work;
     const absl::StatusOr<EngineOutcome> lagrangian = testing::RootLagrangian(c, work);
     REQUIRE(lagrangian.ok());
     REQUIRE(lagrangian->incumbent.has_value());

@@ -49,7 +49,7 @@ Evaluated Baseline(const Fixture& f, const ScenarioContext& c) {
 TEST_CASE("x-bar is the weighted share of relaxed paths that train in a slot", "[dispatch]") {
   const Fixture f = Load("small_3job_12slot.json");
   const ScenarioContext c = MakeContext(f.instance, f.modes, Scenario::kS4);
-  Workspaces work = MakeWorkspaces(c);
+  Workspaces work;
   RelaxedAverage average;
   CHECK(average.empty());
   AverageOfRelaxedPaths(c, work, average);
@@ -89,7 +89,7 @@ TEST_CASE("Diving on x-bar gives feasible schedules and never a worse incumbent"
     for (Scenario scenario : {Scenario::kS4, Scenario::kS6}) {
       INFO(file << " " << ScenarioName(scenario));
       const ScenarioContext c = MakeContext(f.instance, f.modes, scenario);
-      Workspaces work = MakeWorkspaces(c);
+      Workspaces work;
       RelaxedAverage average;
       const Multipliers prices = AverageOfRelaxedPaths(c, work, average);
       const std::optional<Schedule> dive = DiveOnAverage(c, work, average, prices, 0.5, 1.0, kFar);
@@ -119,7 +119,7 @@ TEST_CASE("Relaxation-induced neighbourhoods keep the search feasible and reprod
     const ScenarioContext c = MakeContext(f.instance, f.modes, scenario);
     std::vector<Evaluated> runs;
     for (int repeat = 0; repeat < 2; ++repeat) {
-      Workspaces work = MakeWorkspaces(c);
+      Workspaces work;
       RelaxedAverage average;
       const Multipliers prices = AverageOfRelaxedPaths(c, work, average);
       Evaluated e = Baseline(f, c);

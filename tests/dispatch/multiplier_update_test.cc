@@ -32,7 +32,7 @@ TEST_CASE("The deflected step restarts from the subgradient after a fall, only a
           "[dispatch]") {
   const testing::InstanceModes f = testing::LoadInstanceModes("small_3job_12slot.json");
   const ScenarioContext c = MakeContext(f.instance, f.modes, Scenario::kS4);
-  Workspaces work = MakeWorkspaces(c);
+  Workspaces work;
   DualEvaluator dual(c, work, 1);
   Multipliers start{std::vector<double>(c.slots()), std::vector<double>(c.slots(), 0.5)};
   for (int t = 0; t < c.slots(); ++t) {

@@ -26,7 +26,7 @@ Start Load(const char* file) {
 
 Evaluated Search(const Start& s, Scenario scenario, std::uint64_t seed, double* start_cost) {
   const ScenarioContext c = MakeContext(s.instance, s.modes, scenario);
-  Workspaces work = MakeWorkspaces(c);
+  Workspaces work;
   // The fixed baseline (S2 records its checkpoints, so it is a path of the S4/S6 graph).
   const BaselinePlan plan = BaselineSchedule(s.instance, s.modes, /*record_checkpoints=*/true);
   REQUIRE(plan.infeasible_reason.empty());

@@ -34,7 +34,7 @@ TEST_CASE("Re-optimising groups of jobs never makes the incumbent worse", "[disp
     for (Scenario scenario : {Scenario::kS4, Scenario::kS6}) {
       INFO(file << " " << ScenarioName(scenario));
       const ScenarioContext c = MakeContext(f.instance, f.modes, scenario);
-      Workspaces work = MakeWorkspaces(c);
+      Workspaces work;
       Evaluated e = Baseline(f, c);
       const double start = e.cost_usd;
       std::mt19937_64 rng(7);
@@ -75,7 +75,7 @@ TEST_CASE("Re-optimising all three jobs of a small instance finds the optimum", 
   REQUIRE(full.ok());
   REQUIRE(full->status == SolveStatus::kOptimal);
   const ScenarioContext c = MakeContext(f.instance, f.modes, Scenario::kS4);
-  Workspaces work = MakeWorkspaces(c);
+  Workspaces work;
   Evaluated e = Baseline(f, c);
   REQUIRE(e.cost_usd > full->objective_usd * (1 + 1e-3));  // a bad start
   absl::StatusOr<GroupReoptimisation> r =

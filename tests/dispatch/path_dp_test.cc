@@ -347,6 +347,14 @@ RandomCase MakeRandomCase(uint32_t seed, bool side_resources, int max_window,
   return c;
 }
 
+// The edge costs of a random case: its slot costs, blocked modes and forbidden waits.
+EdgeCosts CaseCosts(const RandomCase& c) {
+  EdgeCosts costs = CostsFromSlots(c.slot_costs);
+  if (!c.blocked.empty()) SetBlocked(costs, c.blocked);
+  costs.wait_forbidden = c.wait_forbidden;
+  return costs;
+}
+
 std::string Describe(uint32_t seed, const JobSpec& s) {
   std::string out = "seed " + std::to_string(seed) + ": T=" + std::to_string(s.slots) +
                     " window=[" + std::to_string(s.release) + "," + std::to_string(s.deadline) +
@@ -375,9 +383,7 @@ void CompareOnCase(uint32_t seed, bool side_resources, int max_window, bool brut
   INFO(Describe(seed, c.spec));
   const Fixture fixture(c.spec);
   const CheckpointGraph g = fixture.Graph(c.spec.allow_wait);
-  EdgeCosts costs = CostsFromSlots(c.slot_costs);
-  if (!c.blocked.empty()) SetBlocked(costs, c.blocked);
-  costs.wait_forbidden = c.wait_forbidden;
+  EdgeCosts costs = CaseCosts(c);
 
   const PathSolution dp = solver.Solve(g, costs);
   const PathSolution ref = ReferenceShortestPath(g, costs);
@@ -639,9 +645,7 @@ TEST_CASE("Progress limits: the DP agrees with exhaustive enumeration on tiny gr
     INFO(Describe(seed, c.spec));
     const Fixture fixture(c.spec);
     const CheckpointGraph g = fixture.Graph(c.spec.allow_wait);
-    EdgeCosts costs = CostsFromSlots(c.slot_costs);
-    if (!c.blocked.empty()) SetBlocked(costs, c.blocked);
-    costs.wait_forbidden = c.wait_forbidden;
+    EdgeCosts costs = CaseCosts(c);
     const double unrestricted = BruteForce(g, costs).Solve();
     std::mt19937 rng(seed);
     AddRandomProgressLimits(rng, c.spec, costs);
@@ -678,9 +682,7 @@ TEST_CASE("Operators' limits: the row DP returns the edge-by-edge DP's runs", "[
     const CheckpointGraph g = fixture.Graph(c.spec.allow_wait);
     if (!HasSideResources(g)) continue;
     ++limited;
-    EdgeCosts costs = CostsFromSlots(c.slot_costs);
-    if (!c.blocked.empty()) SetBlocked(costs, c.blocked);
-    costs.wait_forbidden = c.wait_forbidden;
+    EdgeCosts costs = CaseCosts(c);
     if (seed % 2 == 0) {
       std::mt19937 rng(seed);
       AddRandomProgressLimits(rng, c.spec, costs);
@@ -742,9 +744,7 @@ TEST_CASE("Backward values agree with the forward DP", "[path][backward]") {
     const Fixture fixture(c.spec);
     const CheckpointGraph g = fixture.Graph(c.spec.allow_wait);
     REQUIRE(PathValuesSupported(g));
-    EdgeCosts costs = CostsFromSlots(c.slot_costs);
-    if (!c.blocked.empty()) SetBlocked(costs, c.blocked);
-    costs.wait_forbidden = c.wait_forbidden;
+    EdgeCosts costs = CaseCosts(c);
     std::mt19937 rng(seed);
     if (Chance(rng, 50)) AddRandomProgressLimits(rng, c.spec, costs);
     const PathSolution dp = solver.Solve(g, costs);
@@ -788,6 +788,37 @@ TEST_CASE("Backward values agree with the forward DP", "[path][backward]") {
     }
   }
   CHECK(feasible * 3 >= cases);
+}
+
+// The engine keeps one PathSolver per thread, not per job (evaluation.h's Workspaces), so a
+// solve must not depend on what earlier solves, of other graphs, left in the workspace.
+// One solver runs plain cases, cases with operators' limits and cases with restarts, some
+// with progress limits, interleaved; each must return exactly what a new solver returns.
+TEST_CASE("A reused solver returns what a new one returns", "[path]") {
+  PathSolver shared;
+  int feasible = 0, cases = 0;
+  for (uint32_t seed = 17001; seed <= 17900; ++seed) {
+    const int kind = static_cast<int>(seed % 3);  // plain, operators' limits, restarts
+    const RandomCase c = MakeRandomCase(seed, /*side_resources=*/kind == 1,
+                                        /*max_window=*/seed % 2 == 0 ? 16 : 9,
+                                        /*restarts=*/kind == 2);
+    INFO(Describe(seed, c.spec));
+    const Fixture fixture(c.spec);
+    const CheckpointGraph g = fixture.Graph(c.spec.allow_wait);
+    EdgeCosts costs = CaseCosts(c);
+    std::mt19937 rng(seed);
+    if (kind != 2 && Chance(rng, 30)) AddRandomProgressLimits(rng, c.spec, costs);
+    PathSolver fresh;
+    const PathSolution expected = fresh.Solve(g, costs);
+    const PathSolution got = shared.Solve(g, costs);
+    ++cases;
+    REQUIRE(got.feasible == expected.feasible);
+    if (!got.feasible) continue;
+    ++feasible;
+    REQUIRE(got.cost == expected.cost);
+    REQUIRE(got.runs == expected.runs);
+  }
+  CHECK(feasible * 4 >= cases);  // not a vacuous comparison
 }
 
 }  // namespace

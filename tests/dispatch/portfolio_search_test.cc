@@ -34,7 +34,7 @@ struct Searched {
 // Searches from the baseline until the stall rule stops it (no deadline).
 Searched Run(const Start& s, Scenario scenario, int streams, int threads) {
   const ScenarioContext c = MakeContext(s.instance, s.modes, scenario);
-  Workspaces work = MakeWorkspaces(c);
+  Workspaces work;
   Searched out;
   out.result = Baseline(s, c);
   out.start_cost = out.result.cost_usd;
@@ -51,7 +51,7 @@ Searched Run(const Start& s, Scenario scenario, int streams, int threads) {
 TEST_CASE("Portfolio search: one stream is the plain search", "[dispatch]") {
   const Start s = Load("small_3job_12slot.json");
   const ScenarioContext c = MakeContext(s.instance, s.modes, Scenario::kS6);
-  Workspaces work = MakeWorkspaces(c);
+  Workspaces work;
   Evaluated plain = Baseline(s, c);
   NeighbourhoodOptions options;
   options.seed = 3;

@@ -68,7 +68,7 @@ TEST_CASE("Repair: where the plain repair succeeds, its schedule, learnt jobs or
   for (const char* file : {"small_3job_12slot.json", "gen_8jobs_48h.json", "paper_2048gpu.json"}) {
     const testing::InstanceModes f = testing::LoadInstanceModes(file);
     const ScenarioContext c = MakeContext(f.instance, f.modes, Scenario::kS4);
-    Workspaces work = MakeWorkspaces(c);
+    Workspaces work;
     EdgeCosts scratch;
     JobWorkspace repair_work;
     for (int round = 0; round < 6; ++round) {
@@ -111,7 +111,7 @@ TEST_CASE("Repair: a fleet's short windows go first once a repair has failed on 
   for (int gpus : {f.instance.site.gpu_capacity * 2 / 3, f.instance.site.gpu_capacity / 2}) {
     tight.instance.site.gpu_capacity = gpus / 8 * 8;
     const ScenarioContext c = MakeContext(tight.instance, tight.modes, Scenario::kS4);
-    Workspaces work = MakeWorkspaces(c);
+    Workspaces work;
     EdgeCosts scratch;
     JobWorkspace repair_work;
     std::vector<int> first;  // kept from one repair to the next, as the root keeps it
@@ -169,7 +169,7 @@ Evaluated LocalSearchByFullEvaluation(const ScenarioContext& c, Workspaces& work
       AddJobLoad(c, j, current.schedule.jobs[j], -1, aidc, gpus);
       PriceMarginal(c, j, aidc, gpus, shift, costs);
       const double now_cost = PlanCost(c, j, current.schedule.jobs[j], costs);
-      PathSolution p = c.jobs[j]->Solve(costs, work[j]);
+      PathSolution p = c.jobs[j]->Solve(costs, work.Local());
       if (p.feasible && Improves(p.cost, now_cost) && p.runs != current.schedule.jobs[j]) {
         Schedule trial = current.schedule;
         trial.jobs[j] = p.runs;
@@ -199,7 +199,7 @@ TEST_CASE(
       const testing::InstanceModes f = Generated(12, hours, 60, gpus);
       const ScenarioContext c = MakeContext(f.instance, f.modes, Scenario::kS6);
       REQUIRE(c.traits.battery);
-      Workspaces work = MakeWorkspaces(c);
+      Workspaces work;
       for (int round = 0; round < 4; ++round) {
         INFO(hours << " h, " << gpus << " GPUs, round " << round);
         const std::optional<Evaluated> start = RepairedStart(c, work, round);
@@ -237,7 +237,7 @@ TEST_CASE("Local search: without a battery, the same moves on one thread or two"
   for (const int gpus : {256, 0}) {
     const testing::InstanceModes f = Generated(24, 48, 60, gpus);
     const ScenarioContext c = MakeContext(f.instance, f.modes, Scenario::kS4);
-    Workspaces work = MakeWorkspaces(c);
+    Workspaces work;
     for (int round = 0; round < 4; ++round) {
       INFO(gpus << " GPUs, round " << round);
       const std::optional<Evaluated> start = RepairedStart(c, work, round);

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <tbb/enumerable_thread_specific.h>
+
 #include "ckptdp/instance.h"
 #include "ckptdp/modes.h"
 #include "ckptdp/power.h"
@@ -26,7 +28,7 @@ namespace ckptdp::internal {
 inline constexpr double kPowerSlackKw = 1e-6;
 
 // The model of one scenario: fixed data, read-only during a solve (shared by every phase and
-// thread). What changes while solving lives in the per-job Workspaces.
+// thread). The job DPs' scratch memory lives in Workspaces.
 struct ScenarioContext {
   const Instance* instance = nullptr;
   const std::vector<JobModes>* modes = nullptr;
@@ -42,11 +44,22 @@ struct ScenarioContext {
 ScenarioContext MakeContext(const Instance& instance, const std::vector<JobModes>& modes,
                             Scenario scenario);
 
-// One JobWorkspace per job of a context (job_subproblem.h).
-using Workspaces = std::vector<JobWorkspace>;
-inline Workspaces MakeWorkspaces(const ScenarioContext& context) {
-  return Workspaces(context.num_jobs());
-}
+// The job DPs' scratch memory (JobWorkspace, job_subproblem.h): one workspace per thread
+// that solves, not one per job. A workspace carries nothing from one Solve to the next (each
+// solve resets what it reads), so which thread's workspace solves a job changes no result,
+// and the memory grows with the threads instead of the jobs: a path DP's values take
+// layers x (K + 1) doubles (x 25 with a minimum run of 4 and 4 pauses), per job they took
+// most of a 4096-job week's memory. A reference from Local() is for the calls of the
+// current task only: no caller keeps one across a parallel loop, where the thread may run
+// another job's task.
+class Workspaces {
+ public:
+  // The calling thread's workspace (made on its first call).
+  JobWorkspace& Local() { return per_thread_.local(); }
+
+ private:
+  tbb::enumerable_thread_specific<JobWorkspace> per_thread_;
+};
 
 // A schedule with its exact power dispatch and cost, or why it violates a site limit.
 struct Evaluated {

@@ -16,9 +16,10 @@
 
 namespace ckptdp::internal {
 
-// The scratch memory of one job's subproblem solves, reused from one solve to the next.
-// The subproblems themselves are read-only: one workspace per job lets the jobs be solved
-// in parallel, and the serial phases (repair, local and neighbourhood search) reuse them.
+// The scratch memory of subproblem solves, reused from one solve to the next and from one
+// job to the next: a solve keeps nothing in it for the next. The subproblems themselves are
+// read-only, so one workspace per thread (evaluation.h's Workspaces) lets the jobs be solved
+// in parallel.
 struct JobWorkspace {
   PathSolver path;            // the DP on the checkpoint-state graph
   std::vector<double> value;  // the idealised DP (S3): value per (slot, units done)

@@ -23,7 +23,8 @@ struct PathSolution {
   std::vector<Run> runs;  // Run::mode is the index into JobModes::feasible
 };
 
-// Reusable workspace: one per job, so repeated solves do not allocate.
+// Reusable workspace, so repeated solves do not allocate. A solve reads nothing that an
+// earlier solve left (of this job or another): every read is of a value this solve wrote.
 class PathSolver {
  public:
   // Cheapest path from (release, 0) to (deadline, K) under `costs` (graph-mode indices).

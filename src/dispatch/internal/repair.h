@@ -29,7 +29,7 @@ namespace ckptdp::internal {
 //
 // The repair is serial: `work` is one scratch workspace, used for every job it re-routes
 // (a job's DP keeps nothing from one solve to the next), so a repair may run beside the
-// job DPs of the next Lagrangian iteration, which use the per-job Workspaces.
+// job DPs of the next Lagrangian iteration, which use the per-thread Workspaces.
 inline constexpr int kRepairRetries = 3;
 bool RepairPlans(const ScenarioContext& context, JobWorkspace& work,
                  const std::vector<PathSolution>& plans, const Multipliers& prices,
