@@ -75,7 +75,6 @@ DualEvaluator::DualEvaluator(const ScenarioContext& context, Workspaces& work, i
     : c_(context),
       work_(work),
       arena_(threads),
-      costs_(context.num_jobs()),
       plans_(context.num_jobs()),
       bounds_(context.num_jobs()),
       by_job_(context.num_jobs()),
@@ -145,11 +144,12 @@ absl::StatusOr<DualEvaluator::Outcome> DualEvaluator::Evaluate(
         out_of_time.store(true, std::memory_order_relaxed);
         return;
       }
-      PriceLagrangian(c_, j, prices, costs_[j]);
-      ApplyRestrictions(c_, j, by_job_[j], levels_[j], costs_[j]);
+      EdgeCosts& costs = costs_.local();
+      PriceLagrangian(c_, j, prices, costs);
+      ApplyRestrictions(c_, j, by_job_[j], levels_[j], costs);
       JobWorkspace& work = work_.Local();
-      plans_[j] = c_.jobs[j]->Solve(costs_[j], work);
-      bounds_[j] = plans_[j].feasible ? c_.jobs[j]->LowerBound(costs_[j], plans_[j], work) : kInf;
+      plans_[j] = c_.jobs[j]->Solve(costs, work);
+      bounds_[j] = plans_[j].feasible ? c_.jobs[j]->LowerBound(costs, plans_[j], work) : kInf;
     });
   });
   // Distributed: the jobs of the other ranks arrive, and out of time on one rank is out of

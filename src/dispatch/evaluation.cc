@@ -94,6 +94,8 @@ void PriceLagrangian(const ScenarioContext& context, int job, const Multipliers&
   costs.prefix.resize(static_cast<size_t>(sub.num_modes()) * (slots + 1));
   costs.next_blocked.clear();
   costs.wait_forbidden.clear();
+  costs.progress_lo.clear();  // the costs may be a scratch that another job used
+  costs.progress_hi.clear();
   for (int m = 0; m < sub.num_modes(); ++m) {
     double* row = costs.PrefixRow(m);
     const double kw = pue * sub.it_power_kw(m);

@@ -145,7 +145,9 @@ absl::StatusOr<JobModes> BuildJobModes(const Instance& instance, int job_index) 
 
   JobModes out;
   out.workload = ComputeWorkload(job, model);
-  for (const ParallelLayout& a : FeasibleLayouts(job, site, model)) {
+  const std::vector<ParallelLayout> layouts = FeasibleLayouts(job, site, model);
+  out.feasible.reserve(layouts.size());  // no doubling slack: fleets keep every job's modes
+  for (const ParallelLayout& a : layouts) {
     Mode m = DescribeMode(job, site, model, a);
     m.baseline = (a == job.baseline);
     out.feasible.push_back(m);

@@ -48,10 +48,10 @@ ScenarioContext MakeContext(const Instance& instance, const std::vector<JobModes
 // that solves, not one per job. A workspace carries nothing from one Solve to the next (each
 // solve resets what it reads), so which thread's workspace solves a job changes no result,
 // and the memory grows with the threads instead of the jobs: a path DP's values take
-// layers x (K + 1) doubles (x 25 with a minimum run of 4 and 4 pauses), per job they took
-// most of a 4096-job week's memory. A reference from Local() is for the calls of the
-// current task only: no caller keeps one across a parallel loop, where the thread may run
-// another job's task.
+// layers x (K + 1) doubles, 25 times as many with a minimum run of 4 and 4 pauses (one per
+// job, they held 0.37 GiB of the 512-job week with those limits). A reference from Local()
+// is for the calls of the current task only: no caller keeps one across a parallel loop,
+// where the thread may run another job's task.
 class Workspaces {
  public:
   // The calling thread's workspace (made on its first call).
