@@ -120,15 +120,18 @@ class ExcessDual {
     costs.Resize(sub.num_modes(), slots);
     costs.next_blocked.clear();
     costs.wait_forbidden.clear();
+    const int levels_a = levels(a);
+    const double* prices = pi[a].data();  // slot t's start at (t - r) * levels_a
     double idle = 0;  // every slot of the window at level 0; training replaces it
-    for (int t = r; t < d; ++t) idle += pi[a][PriceAt(a, t)];
+    for (int t = r; t < d; ++t) idle += prices[static_cast<size_t>(t - r) * levels_a];
     for (int m = 0; m < sub.num_modes(); ++m) {
       double* row = costs.PrefixRow(m);
-      for (int t = 0; t < slots; ++t) {
-        const bool in_window = t >= r && t < d;
-        row[t + 1] =
-            row[t] + (in_window ? pi[a][PriceAt(a, t) + m + 1] - pi[a][PriceAt(a, t)] : 0.0);
+      for (int t = 0; t < r; ++t) row[t + 1] = row[t] + 0.0;
+      for (int t = r; t < d; ++t) {
+        const double* at = prices + static_cast<size_t>(t - r) * levels_a;
+        row[t + 1] = row[t] + (at[m + 1] - at[0]);
       }
+      for (int t = d; t < slots; ++t) row[t + 1] = row[t] + 0.0;
     }
     JobWorkspace& work = work_.Local();
     const PathSolution plan = sub.Solve(costs, work);
