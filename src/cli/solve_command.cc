@@ -81,27 +81,34 @@ int RunSolve(const SolveArgs& args, const SolveOptions& base_options) {
   options.comm = &comm;
   PlanPool pool;
   if (!args.restricted_master.empty()) options.plan_pool = &pool;
-  absl::StatusOr<Result> result = SolveScenario(in.instance, *scenario, options);
+  // The modes the result is written with are the ones the solve uses: one copy, not two.
+  absl::StatusOr<Result> result = SolveScenario(in.instance, in.modes, *scenario, options);
   if (!result.ok()) return ReportError(result.status());
   if (!comm.root()) return result->schedule.jobs.empty() ? kExitInfeasible : kExitSolved;
 
-  // The independent checker vets every result before anything is written: a schedule
-  // that breaks a GPU, power or checkpoint rule is a bug, never an answer.
+  // Everything written is built before anything is written: an error leaves no file behind.
   const std::string json = ResultToJson(in.instance, in.modes, *result);
-  absl::StatusOr<CheckReport> report = CheckResult(in.instance, json);
-  if (!report.ok()) return ReportError(report.status());
-  if (!report->ok()) {
-    std::cerr << "ckptdp: internal error: the result failed its independent check\n"
-              << report->ToText();
-    return kExitInternal;
-  }
-  // Built before anything is written: an error leaves no file behind.
+  const std::string summary =
+      args.quiet ? std::string() : HumanSummary(in.instance, in.modes, *result);
   std::optional<MasterFiles> master;
   if (!args.restricted_master.empty()) {
     absl::StatusOr<std::optional<MasterFiles>> files =
         RestrictedMaster(in, *scenario, pool, *result, args);
     if (!files.ok()) return ReportError(files.status());
     master = std::move(*files);
+  }
+  // Nothing below reads the modes, and the checker builds its own from the instance: let
+  // these go first, so that the two copies never coexist (about 60 MB each on the 4096-job
+  // week; docs/benchmarks.md, "Memory on the long weeks").
+  std::vector<JobModes>().swap(in.modes);
+  // The independent checker vets every result before anything is written: a schedule
+  // that breaks a GPU, power or checkpoint rule is a bug, never an answer.
+  absl::StatusOr<CheckReport> report = CheckResult(in.instance, json);
+  if (!report.ok()) return ReportError(report.status());
+  if (!report->ok()) {
+    std::cerr << "ckptdp: internal error: the result failed its independent check\n"
+              << report->ToText();
+    return kExitInternal;
   }
   if (!args.out.empty()) {
     if (absl::Status s = WriteFileAtomically(args.out, json + "\n"); !s.ok()) {
@@ -122,7 +129,7 @@ int RunSolve(const SolveArgs& args, const SolveOptions& base_options) {
       if (!s.ok()) return ReportError(s);
     }
   }
-  if (!args.quiet) std::cout << HumanSummary(in.instance, in.modes, *result);
+  if (!args.quiet) std::cout << summary;
   if (result->status == SolveStatus::kInterrupted) return InterruptedExitCode();
   const bool no_schedule = result->schedule.jobs.empty();
   return no_schedule ? kExitInfeasible : kExitSolved;

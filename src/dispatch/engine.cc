@@ -430,20 +430,11 @@ internal::CapacityProof AgreedCapacityProof(const internal::ScenarioContext& con
   return proof;
 }
 
-}  // namespace
-
-absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario,
-                                     const SolveOptions& options) {
-  return SolveScenario(instance, scenario, options, WarmStart{});
-}
-
-absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario,
-                                     const SolveOptions& options, const WarmStart& warm) {
-  const Clock::time_point start = Clock::now();
-  CKPTDP_RETURN_IF_ERROR(ValidateSolveOptions(options));
-  CKPTDP_RETURN_IF_ERROR(ValidateInstance(instance));
-  CKPTDP_ASSIGN_OR_RETURN(const std::vector<JobModes> modes, BuildAllModes(instance));
-
+// The solve proper, on every job's modes built once by the caller. `start` is when the
+// public call began: the time limit counts from there.
+absl::StatusOr<Result> SolveWithModes(const Instance& instance, const std::vector<JobModes>& modes,
+                                      Scenario scenario, const SolveOptions& options,
+                                      const WarmStart& warm, Clock::time_point start) {
   Result r;
   r.scenario = scenario;
   r.solver.threads = internal::ResolveThreads(options.threads);
@@ -489,6 +480,37 @@ absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario
       r.status == SolveStatus::kInfeasible ? 0.0 : RelativeGap(r.objective_usd, r.lower_bound_usd);
   r.solver.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return r;
+}
+
+}  // namespace
+
+absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario,
+                                     const SolveOptions& options) {
+  return SolveScenario(instance, scenario, options, WarmStart{});
+}
+
+absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario,
+                                     const SolveOptions& options, const WarmStart& warm) {
+  const Clock::time_point start = Clock::now();
+  CKPTDP_RETURN_IF_ERROR(ValidateSolveOptions(options));
+  CKPTDP_RETURN_IF_ERROR(ValidateInstance(instance));
+  CKPTDP_ASSIGN_OR_RETURN(const std::vector<JobModes> modes, BuildAllModes(instance));
+  return SolveWithModes(instance, modes, scenario, options, warm, start);
+}
+
+absl::StatusOr<Result> SolveScenario(const Instance& instance, const std::vector<JobModes>& modes,
+                                     Scenario scenario, const SolveOptions& options,
+                                     const WarmStart& warm) {
+  const Clock::time_point start = Clock::now();
+  CKPTDP_RETURN_IF_ERROR(ValidateSolveOptions(options));
+  CKPTDP_RETURN_IF_ERROR(ValidateInstance(instance));
+  if (modes.size() != instance.jobs.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("modes: %d jobs' modes given for an instance of %d jobs (pass "
+                        "BuildAllModes(instance))",
+                        modes.size(), instance.jobs.size()));
+  }
+  return SolveWithModes(instance, modes, scenario, options, warm, start);
 }
 
 }  // namespace ckptdp

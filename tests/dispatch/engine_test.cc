@@ -121,6 +121,31 @@ TEST_CASE("Results do not depend on the number of threads", "[engine][release-on
   }
 }
 
+// The CLI passes the modes it writes the result with (one copy instead of two); the solve
+// on them must be the solve that builds its own.
+TEST_CASE("A solve on the caller's modes returns what a solve that builds them returns",
+          "[engine]") {
+  absl::StatusOr<std::vector<JobModes>> modes = BuildAllModes(PaperInstance());
+  REQUIRE(modes.ok());
+  for (Scenario s : {Scenario::kS1, Scenario::kS4, Scenario::kS6}) {
+    INFO("scenario " << ScenarioName(s));
+    absl::StatusOr<Result> r = SolveScenario(PaperInstance(), *modes, s, PaperOptions());
+    REQUIRE(r.ok());
+    const Result& own = PaperResult(s);
+    CHECK(r->status == own.status);
+    CHECK(r->schedule == own.schedule);
+    CHECK(r->objective_usd == own.objective_usd);
+    CHECK(r->lower_bound_usd == own.lower_bound_usd);
+    CHECK(r->solver.iterations == own.solver.iterations);
+    CHECK(r->solver.nodes == own.solver.nodes);
+  }
+  modes->pop_back();
+  absl::StatusOr<Result> r = SolveScenario(PaperInstance(), *modes, Scenario::kS4, PaperOptions());
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().code() == absl::StatusCode::kInvalidArgument);
+  CHECK_THAT(std::string(r.status().message()), Catch::Contains("modes"));
+}
+
 TEST_CASE("A job whose deadline no mode can meet is infeasible and diagnosed", "[engine]") {
   // LLM-A's daily compute in a 2-hour window, with eta_0 fixed at its maximum 1 (a
   // calibrated eta_0 would reject the instance as bad input, eta_0 > 1). No schedule can

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ckptdp/instance.h"
+#include "ckptdp/modes.h"
 #include "ckptdp/result.h"
 
 namespace ckptdp {
@@ -141,6 +142,14 @@ struct WarmStart {
 };
 absl::StatusOr<Result> SolveScenario(const Instance& instance, Scenario scenario,
                                      const SolveOptions& options, const WarmStart& warm);
+
+// The same, on every job's modes as BuildAllModes(instance) returns them, for a caller that
+// keeps them anyway (the CLI writes the result with them): the solve then holds no second
+// copy (on the 4096-job week each copy is about 60 MB). InvalidArgument if `modes` does not
+// have one entry per job; modes built otherwise give an undefined result.
+absl::StatusOr<Result> SolveScenario(const Instance& instance, const std::vector<JobModes>& modes,
+                                     Scenario scenario, const SolveOptions& options,
+                                     const WarmStart& warm = {});
 
 }  // namespace ckptdp
 
