@@ -51,6 +51,8 @@ class PathSolver {
   std::vector<int> k_lo_, k_hi_;  // per layer: branch and bound's progress limits
   std::vector<int> k_max_;        // per layer: the greatest segment reachable
   std::vector<int> row_lo_, row_hi_;    // SolveWithResources: per row, the entered segments
+  std::vector<double> least_;           // SolveWithResources: scratch of the dominance test
+  std::vector<int> live_rows_;          // SolveWithResources: a layer's rows that hold a state
   std::vector<double> rows_;            // SolveRestarts: per-layer source rows
   std::vector<size_t> layer_offset_;    // SolveRestarts, per layer: where its rows start in value_
   std::vector<int> layer_span_;         // SolveRestarts, per layer: the segments a row stores
