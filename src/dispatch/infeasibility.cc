@@ -144,12 +144,12 @@ class ExcessDual {
     for (int t = r; t < d; ++t) idle += prices[static_cast<size_t>(t - r) * levels_a];
     for (int m = 0; m < sub.num_modes(); ++m) {
       double* row = costs.PrefixRow(m);
-      for (int t = 0; t < r; ++t) row[t + 1] = row[t] + 0.0;
+      for (int t = 0; t < r; ++t) row[t + 1] = row[t];
       for (int t = r; t < d; ++t) {
         const double* at = prices + static_cast<size_t>(t - r) * levels_a;
         row[t + 1] = row[t] + (at[m + 1] - at[0]);
       }
-      for (int t = d; t < slots; ++t) row[t + 1] = row[t] + 0.0;
+      for (int t = d; t < slots; ++t) row[t + 1] = row[t];
     }
     JobWorkspace& work = work_.Local();
     const PathSolution plan = sub.Solve(costs, work);
