@@ -15,7 +15,8 @@ IdealSubproblem::IdealSubproblem(const Instance& instance, int job_index, const 
       deadline_(instance.jobs[job_index].deadline_slot),
       units_(units),
       slot_seconds_(instance.time.StepHours() * 3600.0) {
-  const double unit_flops = modes.workload.compute_flops / units_;
+  compute_flops_ = modes.workload.compute_flops;
+  const double unit_flops = compute_flops_ / units_;
   // Effective modes plus the baseline, as in the checkpoint graph (graph.h).
   std::vector<int> graph_modes = modes.effective;
   if (!modes.feasible[modes.baseline].effective) graph_modes.push_back(modes.baseline);
@@ -26,6 +27,7 @@ IdealSubproblem::IdealSubproblem(const Instance& instance, int job_index, const 
     it_power_kw_.push_back(m.it_power_kw);
     const double work = m.throughput_flops * slot_seconds_;
     work_per_slot_.push_back(work);
+    work_fraction_.push_back(work / compute_flops_);
     const double exact_units = work / unit_flops;
     // Round-off-forgiving: a mode delivering exactly 3 units must count 3 both ways.
     const double nearest = std::round(exact_units);
@@ -87,7 +89,7 @@ PathSolution IdealSubproblem::Solve(const EdgeCosts& costs, JobWorkspace& work) 
   const double best = RunDp(costs, units_down_, &choice, work);
   if (best == kInf) return out;
   out.feasible = true;
-  out.cost = best;
+  out.cost = best - TrimExcessWork(costs, choice);
   for (int i = 0; i < static_cast<int>(choice.size());) {
     const int m = choice[i];
     int j = i + 1;
@@ -105,9 +107,97 @@ PathSolution IdealSubproblem::Solve(const EdgeCosts& costs, JobWorkspace& work) 
   return out;
 }
 
+double IdealSubproblem::TrimExcessWork(const EdgeCosts& costs, std::vector<int>& choice) const {
+  double delivered = 0;
+  for (int m : choice) {
+    if (m >= 0) delivered += work_per_slot_[m];
+  }
+  double saved = 0;
+  // Each pass takes the single change that saves most and keeps the exact work at or above
+  // C_j (ties: the earliest slot, then the lowest mode), so the result is deterministic.
+  // Every change lowers the cost, so the passes end.
+  for (;;) {
+    double best_saving = 0;
+    int best_slot = -1, best_mode = -1;
+    for (int i = 0; i < static_cast<int>(choice.size()); ++i) {
+      const int m = choice[i];
+      if (m < 0) continue;
+      const int t = release_ + i;
+      const double now = costs.SlotCost(m, t);
+      const double rest = delivered - work_per_slot_[m];
+      if (costs.WaitAllowed(t) && rest >= compute_flops_ && now > best_saving) {
+        best_saving = now;
+        best_slot = i;
+        best_mode = -1;
+      }
+      for (int m2 = 0; m2 < num_modes(); ++m2) {
+        if (m2 == m || !costs.Allowed(m2, t, t + 1)) continue;
+        if (rest + work_per_slot_[m2] < compute_flops_) continue;
+        const double saving = now - costs.SlotCost(m2, t);
+        if (saving > best_saving) {
+          best_saving = saving;
+          best_slot = i;
+          best_mode = m2;
+        }
+      }
+    }
+    if (best_slot < 0) return saved;
+    const int m = choice[best_slot];
+    delivered += (best_mode >= 0 ? work_per_slot_[best_mode] : 0.0) - work_per_slot_[m];
+    choice[best_slot] = best_mode;
+    saved += best_saving;
+  }
+}
+
+double IdealSubproblem::LpBound(const EdgeCosts& costs) const {
+  // g(s) = s * need + sum_t min over the slot's options of (cost - s f): concave and
+  // piecewise linear in s, with slope need - (the fractions the minimising options
+  // deliver). Bisection on the slope's sign finds its maximum to round-off; g at any s >= 0
+  // is a valid bound. `need` is C_j less the checker's tolerance (1e-9 of it), so the bound
+  // holds for every plan the checker accepts, even one a rounding error short of C_j.
+  constexpr double kNeed = 1.0 - 1e-9;
+  const auto evaluate = [&](double s, double* slope) {
+    double value = s * kNeed, delivered = 0;
+    for (int t = release_; t < deadline_; ++t) {
+      double cheapest = costs.WaitAllowed(t) ? 0.0 : kInf;
+      double fraction = 0;
+      for (int m = 0; m < num_modes(); ++m) {
+        if (!costs.Allowed(m, t, t + 1)) continue;
+        const double v = costs.SlotCost(m, t) - s * work_fraction_[m];
+        if (v < cheapest) {
+          cheapest = v;
+          fraction = work_fraction_[m];
+        }
+      }
+      if (cheapest == kInf) return kInf;  // the slot has no option: no plan exists
+      value += cheapest;
+      delivered += fraction;
+    }
+    *slope = kNeed - delivered;
+    return value;
+  };
+  double slope = 0;
+  double lo = 0, best = evaluate(0.0, &slope);
+  if (best == kInf || slope <= 0) return best;
+  double hi = 1.0;
+  for (int i = 0; i < 200; ++i, hi *= 2) {  // the first s whose options deliver C_j
+    best = std::max(best, evaluate(hi, &slope));
+    if (slope <= 0) break;
+    lo = hi;
+  }
+  // Still short: no plan reaches C_j, and g grows without limit; what it reached is valid.
+  if (slope > 0) return best;
+  for (int i = 0; i < 100 && hi - lo > 1e-12 * hi; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    best = std::max(best, evaluate(mid, &slope));
+    (slope > 0 ? lo : hi) = mid;
+  }
+  return best;
+}
+
 double IdealSubproblem::LowerBound(const EdgeCosts& costs, const PathSolution&,
                                    JobWorkspace& work) const {
-  return RunDp(costs, units_up_, nullptr, work);
+  return std::max(RunDp(costs, units_up_, nullptr, work), LpBound(costs));
 }
 
 std::vector<std::unique_ptr<JobSubproblem>> BuildSubproblems(const Instance& instance,

@@ -68,8 +68,12 @@ class GraphSubproblem final : public JobSubproblem {
 };
 
 // S3: each slot of the window runs one effective mode or none; work accumulates without
-// checkpoints until it reaches C_j. Work is counted in `units` equal parts of C_j: rounding
-// each slot's work down gives feasible plans, rounding it up gives a valid lower bound.
+// checkpoints until it reaches C_j (a multiple-choice knapsack). Work is counted in `units`
+// equal parts of C_j: rounding each slot's work down gives feasible plans, rounding it up a
+// valid lower bound. A small mode delivers only a few units per slot, so both roundings can
+// be several per cent off; hence Solve then drops the work the rounding down made it buy
+// in excess, and LowerBound also takes the knapsack's LP relaxation, which is exact in the
+// work (docs/engine.md, "S3's job subproblem").
 class IdealSubproblem final : public JobSubproblem {
  public:
   IdealSubproblem(const Instance& instance, int job_index, const JobModes& modes, int units);
@@ -85,11 +89,19 @@ class IdealSubproblem final : public JobSubproblem {
   // DP over (slot, units done); returns the optimal value and fills `choice` if non-null.
   double RunDp(const EdgeCosts& costs, const std::vector<int>& units_per_slot,
                std::vector<int>* choice, JobWorkspace& work) const;
+  // Lowers the cost of a plan (a mode or -1 per slot of the window) by single changes to a
+  // cheaper mode, or none, while its exact work still reaches C_j. Returns the saving.
+  double TrimExcessWork(const EdgeCosts& costs, std::vector<int>& choice) const;
+  // The knapsack's LP relaxation, by its Lagrangian dual in the work row:
+  // max over s >= 0 of s + sum_t min(0 if idle is allowed, min_m cost(m, t) - s f_m),
+  // with f_m the fraction of C_j a slot in mode m delivers. Any s gives a valid bound.
+  double LpBound(const EdgeCosts& costs) const;
 
   int release_, deadline_, units_;
   double slot_seconds_;
   std::vector<int> mode_index_, gpus_;
-  std::vector<double> it_power_kw_, work_per_slot_;
+  double compute_flops_;
+  std::vector<double> it_power_kw_, work_per_slot_, work_fraction_;
   std::vector<int> units_down_, units_up_;
 };
 
