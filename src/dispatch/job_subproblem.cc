@@ -114,7 +114,7 @@ double IdealSubproblem::TrimExcessWork(const EdgeCosts& costs, std::vector<int>&
   }
   double saved = 0;
   // Each pass takes the single change that saves most and keeps the exact work at or above
-  // C_j (ties: the earliest slot, then the lowest mode), so the result is deterministic.
+  // C_j (ties: the earliest slot, then idle before the lowest mode), so it is deterministic.
   // Every change lowers the cost, so the passes end.
   for (;;) {
     double best_saving = 0;
