@@ -45,10 +45,6 @@ void PlanChoices(const ScenarioContext& c, int j, const std::vector<Run>& runs,
 
 std::optional<DecompositionBound> DecompositionBound::Build(const ScenarioContext& c,
                                                             const DecompositionOptions& options) {
-  if (!c.traits.checkpoints) return std::nullopt;
-  for (const auto& job : c.jobs) {
-    if (dynamic_cast<const GraphSubproblem*>(job.get()) == nullptr) return std::nullopt;
-  }
   const Instance& in = *c.instance;
   DecompositionBound d(c);
   d.slots_.resize(c.slots());

@@ -68,17 +68,18 @@ std::optional<std::vector<std::vector<double>>> DecompositionBound::ChoiceBounds
   std::vector<std::vector<double>> bound(c.num_jobs());
   std::vector<double> backward, through;
   for (int j = 0; j < c.num_jobs(); ++j) {
-    const auto& sub = static_cast<const GraphSubproblem&>(*c.jobs[j]);  // Build checked
+    const JobSubproblem& sub = *c.jobs[j];
+    const auto* graph_sub = dynamic_cast<const GraphSubproblem*>(&sub);
     const Job& job = in.jobs[j];
     const int stride = sub.num_modes() + 1;
     EdgeCosts& costs = costs_[j];
     const double job_side = sub.LowerBound(costs, point.plans[j], work_[j]);
     const double rest = point.value - job_side;
-    if (PathValuesSupported(sub.graph())) {
+    if (graph_sub != nullptr && PathValuesSupported(graph_sub->graph())) {
       // Evaluate's DP left the forward values of these costs in the job's workspace.
-      BackwardValues(sub.graph(), costs, backward);
-      CheapestPathThroughChoices(sub.graph(), costs, work_[j].path.forward_values(), backward,
-                                 through);
+      BackwardValues(graph_sub->graph(), costs, backward);
+      CheapestPathThroughChoices(graph_sub->graph(), costs, work_[j].path.forward_values(),
+                                 backward, through);
       bound[j].resize(through.size());
       for (size_t i = 0; i < through.size(); ++i) bound[j][i] = rest + through[i];
       continue;

@@ -40,45 +40,72 @@ IdealSubproblem::IdealSubproblem(const Instance& instance, int job_index, const 
 double IdealSubproblem::RunDp(const EdgeCosts& costs, const std::vector<int>& units_per_slot,
                               std::vector<int>* choice, JobWorkspace& work) const {
   std::vector<double>& value = work.value;
-  std::vector<int>& pred = work.pred;
+  std::vector<double>& tail_min = work.tail_min;
   const int layers = deadline_ - release_ + 1, width = units_ + 1;
   value.assign(static_cast<size_t>(layers) * width, kInf);
-  // pred = previous units * (modes + 1) + chosen mode + 1 (0 = idle).
-  pred.assign(value.size(), -1);
-  const int stride = num_modes() + 1;
+  tail_min.resize(width);
   value[0] = 0.0;
+  // Values only, forward: each option of slot t is a shift of the layer by its units plus
+  // its cost, a min-plus loop without branches (the DP is nearly all of S3's time). Levels
+  // past the goal count as the goal, so the goal's value from an option of `step` units is
+  // the least value at or above units_ - step plus the cost (the same double: adding a
+  // cost is monotone in rounding).
+  int reach = 0;  // the highest level with a finite value in the current layer
   for (int ti = 0; ti + 1 < layers; ++ti) {
     const int t = release_ + ti;
     const double* row = &value[static_cast<size_t>(ti) * width];
     double* next = &value[static_cast<size_t>(ti + 1) * width];
-    int* next_pred = &pred[static_cast<size_t>(ti + 1) * width];
-    for (int u = 0; u <= units_; ++u) {
-      const double v = row[u];
-      if (v == kInf) continue;
-      if (v < next[u] && costs.WaitAllowed(t)) {
-        next[u] = v;
-        next_pred[u] = u * stride;
+    tail_min[reach] = row[reach];
+    for (int u = reach - 1; u >= 0; --u) tail_min[u] = std::min(row[u], tail_min[u + 1]);
+    int next_reach = -1;
+    const auto shift = [&](int step, double cost) {
+      const int last_uncapped = std::min(reach, units_ - step - 1);
+      for (int u = 0; u <= last_uncapped; ++u) {
+        next[u + step] = std::min(next[u + step], row[u] + cost);
       }
-      for (int m = 0; m < num_modes(); ++m) {
-        if (!costs.Allowed(m, t, t + 1)) continue;
-        const int u2 = std::min(units_, u + units_per_slot[m]);
-        const double c = v + costs.SlotCost(m, t);
-        if (c < next[u2]) {
-          next[u2] = c;
-          next_pred[u2] = u * stride + m + 1;
-        }
+      if (reach + step >= units_) {
+        next[units_] = std::min(next[units_], tail_min[std::max(0, units_ - step)] + cost);
       }
+      next_reach = std::max(next_reach, std::min(units_, reach + step));
+    };
+    if (costs.WaitAllowed(t)) shift(0, 0.0);
+    for (int m = 0; m < num_modes(); ++m) {
+      if (costs.Allowed(m, t, t + 1)) shift(units_per_slot[m], costs.SlotCost(m, t));
     }
+    if (next_reach < 0) return kInf;  // no option in this slot: no plan
+    reach = next_reach;
   }
   const double best = value[static_cast<size_t>(layers - 1) * width + units_];
-  if (choice != nullptr && best < kInf) {
-    choice->assign(layers - 1, -1);
-    int u = units_;
-    for (int ti = layers - 1; ti > 0; --ti) {
-      const int code = pred[static_cast<size_t>(ti) * width + u];
-      (*choice)[ti - 1] = code % (num_modes() + 1) - 1;
-      u = code / (num_modes() + 1);
+  if (choice == nullptr || best == kInf) return best;
+  // Backward: in each slot, among the (level, option) pairs that give the level reached its
+  // value, the first in the order (level, idle before the modes, mode): the plan a forward
+  // pass that kept the first strict improvement would have recorded.
+  choice->assign(layers - 1, -1);
+  int u2 = units_;
+  for (int ti = layers - 1; ti > 0; --ti) {
+    const int t = release_ + ti - 1;
+    const double* row = &value[static_cast<size_t>(ti - 1) * width];
+    const double target = value[static_cast<size_t>(ti) * width + u2];
+    int best_level = -1, best_mode = 0;
+    const auto consider = [&](int step, double cost, int mode) {
+      // Sources: u2 - step, or every level from units_ - step up when u2 is the goal.
+      const int lo = u2 == units_ ? std::max(0, units_ - step) : u2 - step;
+      const int hi = u2 == units_ ? units_ : u2 - step;
+      for (int u = std::max(lo, 0); u <= hi; ++u) {
+        if (best_level >= 0 && u > best_level) break;
+        if (row[u] + cost == target && (best_level < 0 || u < best_level)) {
+          best_level = u;
+          best_mode = mode;
+          break;
+        }
+      }
+    };
+    if (costs.WaitAllowed(t)) consider(0, 0.0, -1);
+    for (int m = 0; m < num_modes(); ++m) {
+      if (costs.Allowed(m, t, t + 1)) consider(units_per_slot[m], costs.SlotCost(m, t), m);
     }
+    (*choice)[ti - 1] = best_mode;
+    u2 = best_level;
   }
   return best;
 }

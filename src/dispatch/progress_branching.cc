@@ -34,6 +34,13 @@ void LayerProgressRange(const CheckpointGraph& g, const EdgeCosts& costs, std::v
 
 void PlanProgress(const std::vector<Run>& runs, int release, int deadline,
                   std::vector<int>& progress) {
+  // S3's runs count work, not segments: no progress to record.
+  for (const Run& r : runs) {
+    if (r.from_segment < 0) {
+      progress.clear();
+      return;
+    }
+  }
   progress.assign(deadline - release + 1, 0);
   // Runs are in time order: before a run's start the progress is the segment it starts
   // from; from its start up to (not including) its end as well; at its end its last.

@@ -31,8 +31,10 @@
 // sum of prices per pattern. Patterns grow exponentially with the jobs that share a slot;
 // for many jobs, when IT power is proportional to GPUs, the slot oracle is instead a DP
 // over GPU units (decomposition_slot_dp.h): the same minimum, with the same costs kept per
-// GPU level instead of per pattern. Rule (`Build`): the decomposition is used when the
-// scenario has checkpoint graphs (S4, S6 have; S3 has not) and
+// GPU level instead of per pattern. In S3 (no checkpoints) the job side is each job's
+// knapsack (job_subproblem.h) and its bound, max(rounded-up DP, LP), stands for the path's
+// cost: still a lower bound on the job's cheapest plan at pi. Rule (`Build`): the
+// decomposition is used when
 //   - the patterns of all slots, counted as (pattern, active job) entries, fit the budget
 //     (DecompositionOptions::max_pattern_entries, 2^20; the paper case has 20880: 435
 //     patterns per slot, 2 jobs): they are enumerated; else

@@ -21,9 +21,9 @@ namespace ckptdp::internal {
 // read-only, so one workspace per thread (evaluation.h's Workspaces) lets the jobs be solved
 // in parallel.
 struct JobWorkspace {
-  PathSolver path;            // the DP on the checkpoint-state graph
-  std::vector<double> value;  // the idealised DP (S3): value per (slot, units done)
-  std::vector<int> pred;      // and its predecessors
+  PathSolver path;               // the DP on the checkpoint-state graph
+  std::vector<double> value;     // the idealised DP (S3): value per (slot, units done)
+  std::vector<double> tail_min;  // and a layer's least value at or above each level
 };
 
 class JobSubproblem {
