@@ -12,7 +12,7 @@
 # limits of up to 300 s per model, tools/scale-curve.sh, bench/engine_bench: long runs whose
 # times depend on the machine); they give the command and date of their run, and
 # docs/img/scale-curve.png is tools/scale-curve.sh's. Nor the paper-day sensitivity figures of
-# docs/reproduction.md (tools/paper-day-sensitivity.py: 58 s in one run on 2026-12-07).
+# docs/reproduction.md (tools/paper-day-sensitivity.py: 65 s in one run on 2026-12-07, session 43).
 # Two runs took 7.6 and 10.1 minutes on the shared 2-core machine (2026-12-03). Review the
 # result with `git diff` before committing.
 set -euo pipefail
