@@ -30,8 +30,9 @@ struct Case {
 };
 
 // One job over `slots` one-hour slots; mode m delivers fraction[m] of the daily compute per
-// slot. Costs per (mode, slot) in [-1, 3); some (mode, slot) blocked, some waits forbidden.
-Case RandomCase(std::mt19937& rng, int slots, int num_modes) {
+// slot. Costs per (mode, slot) in [-1, 3), or with `ties` whole numbers in [0, 2], so that
+// many plans cost the same; some (mode, slot) blocked, some waits forbidden.
+Case RandomCase(std::mt19937& rng, int slots, int num_modes, bool ties = false) {
   Case c;
   c.instance.time.step_minutes = 60;
   c.instance.time.slots = slots;
@@ -56,11 +57,12 @@ Case RandomCase(std::mt19937& rng, int slots, int num_modes) {
   c.modes.baseline = 0;
 
   std::uniform_real_distribution<double> cost(-1.0, 3.0);
+  std::uniform_int_distribution<int> whole_cost(0, 2);
   std::bernoulli_distribution blocked(0.15), forbidden(0.1);
   c.costs.Resize(num_modes, slots);
   for (int m = 0; m < num_modes; ++m) {
     double* row = c.costs.PrefixRow(m);
-    for (int t = 0; t < slots; ++t) row[t + 1] = row[t] + cost(rng);
+    for (int t = 0; t < slots; ++t) row[t + 1] = row[t] + (ties ? whole_cost(rng) : cost(rng));
   }
   c.costs.next_blocked.assign(static_cast<size_t>(num_modes) * (slots + 1), slots);
   for (int m = 0; m < num_modes; ++m) {
@@ -212,6 +214,42 @@ TEST_CASE(
     }
   }
   REQUIRE(solved >= 200);  // the cases exercise the plans, not only infeasibility
+}
+
+// The DP keeps values forward and finds the plan backward (job_subproblem.cc); with many
+// equal costs the backward search must still return a feasible plan of the DP's value, and
+// a workspace that a larger job used before must not change it (its arrays are reused).
+TEST_CASE("S3's job subproblem: ties and a reused workspace give the same optimal plans",
+          "[job_subproblem]") {
+  std::mt19937 rng(43);
+  JobWorkspace used;
+  int solved = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const int slots = 3 + trial % 4;
+    const int num_modes = 1 + trial % 3;
+    Case c = RandomCase(rng, slots, num_modes, /*ties=*/true);
+    const int units = trial % 2 == 0 ? 10 : 2000;
+    IdealSubproblem sub(c.instance, 0, c.modes, units);
+    JobWorkspace fresh;
+    const PathSolution plan = sub.Solve(c.costs, fresh);
+    const double bound = sub.LowerBound(c.costs, plan, fresh);
+    const PathSolution again = sub.Solve(c.costs, used);
+    const double bound_again = sub.LowerBound(c.costs, again, used);
+    // Dirty the shared workspace with a longer window and finer units for the next trial.
+    Case other = RandomCase(rng, 6, 3, /*ties=*/true);
+    IdealSubproblem(other.instance, 0, other.modes, 4000).Solve(other.costs, used);
+    const double optimum = ExhaustiveOptimum(c);
+    CAPTURE(trial, slots, num_modes, units, optimum, plan.cost, bound);
+    REQUIRE(again.feasible == plan.feasible);
+    REQUIRE(bound_again == bound);
+    REQUIRE(bound <= optimum + kTol * (1 + std::abs(optimum)));
+    if (!plan.feasible) continue;
+    ++solved;
+    REQUIRE(again.cost == plan.cost);
+    REQUIRE(CheckedChoice(c, again) == CheckedChoice(c, plan));
+    REQUIRE(plan.cost >= optimum - kTol * (1 + std::abs(optimum)));
+  }
+  REQUIRE(solved >= 150);
 }
 
 }  // namespace
