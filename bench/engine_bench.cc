@@ -17,17 +17,24 @@ const Instance& Paper() {
   return instance;
 }
 
+// The Lagrangian multipliers at the baseline's marginal prices: the day-ahead price as
+// lambda, no GPU price.
+internal::Multipliers BaselinePrices(const Instance& in) {
+  internal::Multipliers prices{std::vector<double>(in.time.slots),
+                               std::vector<double>(in.time.slots, 0.0)};
+  for (int t = 0; t < in.time.slots; ++t) {
+    prices.lambda[t] = in.series.price_usd_per_mwh[t] / 1000.0;
+  }
+  return prices;
+}
+
 // Pricing and solving every job's subproblem once: the inner loop of the engine.
 void BM_EngineIteration(benchmark::State& state) {
   const Instance& in = Paper();
   const std::vector<JobModes> modes = *BuildAllModes(in);
   const internal::ScenarioContext c = internal::MakeContext(in, modes, Scenario::kS4);
   internal::Workspaces work;
-  internal::Multipliers prices{std::vector<double>(in.time.slots),
-                               std::vector<double>(in.time.slots, 0.0)};
-  for (int t = 0; t < in.time.slots; ++t) {
-    prices.lambda[t] = in.series.price_usd_per_mwh[t] / 1000.0;
-  }
+  const internal::Multipliers prices = BaselinePrices(in);
   std::vector<internal::EdgeCosts> costs(c.num_jobs());
   long long edges = 0;
   for (int j = 0; j < c.num_jobs(); ++j) {
@@ -57,11 +64,7 @@ void BM_S3Knapsacks(benchmark::State& state) {
   const std::vector<JobModes> modes = *BuildAllModes(in);
   const internal::ScenarioContext c = internal::MakeContext(in, modes, Scenario::kS3);
   internal::Workspaces work;
-  internal::Multipliers prices{std::vector<double>(in.time.slots),
-                               std::vector<double>(in.time.slots, 0.0)};
-  for (int t = 0; t < in.time.slots; ++t) {
-    prices.lambda[t] = in.series.price_usd_per_mwh[t] / 1000.0;
-  }
+  const internal::Multipliers prices = BaselinePrices(in);
   std::vector<internal::EdgeCosts> costs(c.num_jobs());
   for (int j = 0; j < c.num_jobs(); ++j) internal::PriceLagrangian(c, j, prices, costs[j]);
   for (auto _ : state) {

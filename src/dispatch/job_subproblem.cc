@@ -91,9 +91,10 @@ double IdealSubproblem::RunDp(const EdgeCosts& costs, const std::vector<int>& un
       // Sources: u2 - step, or every level from units_ - step up when u2 is the goal.
       const int lo = u2 == units_ ? std::max(0, units_ - step) : u2 - step;
       const int hi = u2 == units_ ? units_ : u2 - step;
-      for (int u = std::max(lo, 0); u <= hi; ++u) {
-        if (best_level >= 0 && u > best_level) break;
-        if (row[u] + cost == target && (best_level < 0 || u < best_level)) {
+      // Only a lower level than the best so far can take its place.
+      const int last = best_level >= 0 ? std::min(hi, best_level - 1) : hi;
+      for (int u = std::max(lo, 0); u <= last; ++u) {
+        if (row[u] + cost == target) {
           best_level = u;
           best_mode = mode;
           break;
