@@ -120,6 +120,14 @@ const std::vector<SolveOptionSpec>& SolveOptionSpecs() {
            20000.0, 0.0, 1e9, &SolveOptions::max_nodes),
       Spec("node-iterations", "Lagrangian iterations per branch-and-bound node", 40.0, 1.0, 1e6,
            &SolveOptions::node_iterations),
+      Spec("s3-max-nodes",
+           "S3: branch-and-bound nodes at most after the root, each bounded by the decomposition "
+           "where its slot side is affordable (0 = the root only; --max-nodes is S4's and S6's)",
+           0.0, 0.0, 1e9, &SolveOptions::s3_max_nodes),
+      Spec("s3-work-units",
+           "S3: the job knapsacks count work in this many parts of a job's daily compute; finer "
+           "parts tighten the bound and the plans, and each dual evaluation costs in proportion",
+           static_cast<double>(kDefaultS3WorkUnits), 100.0, 1e6, &SolveOptions::s3_work_units),
       Spec("decomposition-iterations",
            "volume-algorithm iterations of the Lagrangian decomposition bound at the root, "
            "where its slot oracle is affordable (docs/engine.md; 0 = keep the Lagrangian bound)",
@@ -369,8 +377,9 @@ absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario sc
   setup.deflection = seed ? kSeededDeflection : 0.0;
   CKPTDP_ASSIGN_OR_RETURN(internal::EngineOutcome outcome,
                           internal::RunLagrangian(context, work, options, start, setup, log));
-  // Branch and bound runs on the checkpoint graphs only: on S3 it was measured not to pay
-  // (paper case: bound 238.86 -> 239.32 USD in 2390 nodes and 600 s; docs/engine.md).
+  // S3 branches only with --s3-max-nodes, on decomposition nodes: its Lagrangian nodes
+  // did not pay (paper case: bound 238.86 -> 239.32 USD in 2390 nodes and 600 s;
+  // docs/engine.md).
   const internal::Deadline deadline =
       internal::Deadline::After(start, options.time_limit_s, options);
   if (options.rescue_with_fewer_gpus && !outcome.incumbent &&
@@ -384,10 +393,10 @@ absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario sc
   const bool leader = internal::Leader(internal::DistributedComm(options));
   const bool search = outcome.status != SolveStatus::kInfeasible &&
                       outcome.status != SolveStatus::kTimeLimit && !deadline.StopRequested();
-  if (search && !TraitsOf(scenario).checkpoints) {
-    // S3: the decomposition bound at the root only. Its slot side packs whole modes into
-    // the GPUs, which the knapsacks' LP bound cannot (paper case: 1.81 -> 0.48 %); there is
-    // no branch and bound after it (above), so no fixings to keep.
+  const bool s3 = !TraitsOf(scenario).checkpoints;
+  if (search && s3 && options.s3_max_nodes <= 0) {
+    // S3 by default: the decomposition bound at the root only. Its slot side packs whole
+    // modes into the GPUs, which the knapsacks' LP bound cannot (paper case: 1.81 -> 0.48 %).
     CKPTDP_ASSIGN_OR_RETURN(
         const double decomposition_bound,
         internal::TightenByDecomposition(context, work, options, deadline, log, outcome));
@@ -396,12 +405,17 @@ absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario sc
     // The decomposition bound at the root (decomposition.h): where it closes the gap,
     // branch and bound has nothing left to do; otherwise it is applied after the search.
     // Its reduced-cost fixings restrict the search's root, and its bound is the nodes'.
+    // S3's tree, when asked for, has decomposition nodes or none.
+    SolveOptions tree = options;
+    if (s3) tree.max_nodes = options.s3_max_nodes;
     internal::DecompositionRoot decomposition;
     CKPTDP_ASSIGN_OR_RETURN(const double decomposition_bound,
-                            internal::TightenByDecomposition(context, work, options, deadline, log,
+                            internal::TightenByDecomposition(context, work, tree, deadline, log,
                                                              outcome, &decomposition));
-    CKPTDP_RETURN_IF_ERROR(
-        internal::BranchAndBound(context, work, options, deadline, log, outcome, &decomposition));
+    if (!s3 || decomposition.bound) {
+      CKPTDP_RETURN_IF_ERROR(
+          internal::BranchAndBound(context, work, tree, deadline, log, outcome, &decomposition));
+    }
     internal::KeepDecompositionBound(options, decomposition_bound, outcome);
   }
   if (leader && outcome.incumbent) {
@@ -449,7 +463,8 @@ absl::StatusOr<Result> SolveWithModes(const Instance& instance, const std::vecto
   r.solver.threads = internal::ResolveThreads(options.threads);
   const internal::ScenarioContext s1 = internal::MakeContext(instance, modes, Scenario::kS1);
   const double reference_cost = BaselineCost(s1);
-  const internal::ScenarioContext context = internal::MakeContext(instance, modes, scenario);
+  const internal::ScenarioContext context =
+      internal::MakeContext(instance, modes, scenario, options.s3_work_units);
   CKPTDP_ASSIGN_OR_RETURN(const internal::ImportCapProof cap_proof,
                           internal::ProveImportCapInfeasible(context));
   if (cap_proof.proven) {

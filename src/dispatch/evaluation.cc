@@ -8,7 +8,7 @@
 
 namespace ckptdp::internal {
 ScenarioContext MakeContext(const Instance& instance, const std::vector<JobModes>& modes,
-                            Scenario scenario) {
+                            Scenario scenario, int s3_work_units) {
   ScenarioContext c;
   c.instance = &instance;
   c.modes = &modes;
@@ -17,7 +17,7 @@ ScenarioContext MakeContext(const Instance& instance, const std::vector<JobModes
   GraphOptions options;
   options.allow_wait = c.traits.waiting;
   options.baseline_only = !c.traits.variable_modes;
-  c.jobs = BuildSubproblems(instance, modes, c.traits.checkpoints, options);
+  c.jobs = BuildSubproblems(instance, modes, c.traits.checkpoints, options, s3_work_units);
   for (int j = 0; j < c.num_jobs(); ++j) {
     std::vector<int> map(modes[j].feasible.size(), -1);
     for (int m = 0; m < c.jobs[j]->num_modes(); ++m) map[c.jobs[j]->feasible_index(m)] = m;

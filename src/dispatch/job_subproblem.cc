@@ -231,16 +231,16 @@ double IdealSubproblem::LowerBound(const EdgeCosts& costs, const PathSolution&,
 std::vector<std::unique_ptr<JobSubproblem>> BuildSubproblems(const Instance& instance,
                                                              const std::vector<JobModes>& modes,
                                                              bool checkpoints,
-                                                             const GraphOptions& options) {
+                                                             const GraphOptions& options,
+                                                             int s3_work_units) {
   std::vector<std::unique_ptr<JobSubproblem>> out;
   for (size_t j = 0; j < instance.jobs.size(); ++j) {
     if (checkpoints) {
       out.push_back(std::make_unique<GraphSubproblem>(
           CheckpointGraph(instance, static_cast<int>(j), modes[j], options)));
     } else {
-      // 2000 work units keep the rounding gap near 0.05% of C_j per slot on the paper case.
-      out.push_back(
-          std::make_unique<IdealSubproblem>(instance, static_cast<int>(j), modes[j], 2000));
+      out.push_back(std::make_unique<IdealSubproblem>(instance, static_cast<int>(j), modes[j],
+                                                      s3_work_units));
     }
   }
   return out;

@@ -109,13 +109,14 @@ TEST_CASE("The decomposition's branch and bound gives the same result with 1 2 a
   for (const char* file : {"instances/paper_2048gpu.json", "instances/small_2job_8slot.json"}) {
     absl::StatusOr<Instance> in = LoadInstance(testing::SourcePath(file));
     REQUIRE(in.ok());
-    for (Scenario s : {Scenario::kS4, Scenario::kS6}) {
+    for (Scenario s : {Scenario::kS3, Scenario::kS4, Scenario::kS6}) {
       INFO(file << " " << ScenarioName(s));
       std::vector<Result> results;
       for (int threads : {1, 2, 8}) {
         SolveOptions options;
         options.threads = threads;
         options.max_nodes = 12;
+        options.s3_max_nodes = 12;
         options.progress_branching = 1;
         options.strong_branching_candidates = 3;
         options.diagnose_capacity = false;

@@ -216,6 +216,34 @@ TEST_CASE(
   REQUIRE(solved >= 200);  // the cases exercise the plans, not only infeasibility
 }
 
+// --s3-work-units: k times the units round each slot's work up by at most as much (ceil(k x)
+// / k <= ceil(x)), so the rounded-up knapsack only shrinks and its bound cannot fall; it
+// stays below the optimum; and BuildSubproblems hands the units to every job.
+TEST_CASE("S3's job subproblem: finer work units never lower the bound", "[job_subproblem]") {
+  std::mt19937 rng(20261208);
+  int raised = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const int slots = 3 + trial % 4;
+    const int num_modes = 1 + trial % 3;
+    Case c = RandomCase(rng, slots, num_modes);
+    const std::vector<JobModes> modes = {c.modes};
+    const auto coarse = BuildSubproblems(c.instance, modes, false, GraphOptions{}, 10);
+    const auto fine = BuildSubproblems(c.instance, modes, false, GraphOptions{}, 40);
+    JobWorkspace work;
+    const double optimum = ExhaustiveOptimum(c);
+    const double at_10 = coarse[0]->LowerBound(c.costs, coarse[0]->Solve(c.costs, work), work);
+    const double at_40 = fine[0]->LowerBound(c.costs, fine[0]->Solve(c.costs, work), work);
+    IdealSubproblem direct(c.instance, 0, c.modes, 40);
+    CAPTURE(trial, optimum, at_10, at_40);
+    REQUIRE(at_40 == direct.LowerBound(c.costs, direct.Solve(c.costs, work), work));
+    if (optimum == kInf) continue;  // no plan: both bounds may be +infinity
+    REQUIRE(at_40 >= at_10 - kTol * (1 + std::abs(at_10)));
+    REQUIRE(at_40 <= optimum + kTol * (1 + std::abs(optimum)));
+    if (at_40 > at_10 + 1e-9 * (1 + std::abs(at_10))) ++raised;
+  }
+  REQUIRE(raised >= 30);  // the finer units do tighten some of them
+}
+
 // The DP keeps values forward and finds the plan backward (job_subproblem.cc); with many
 // equal costs the backward search must still return a feasible plan of the DP's value, and
 // a workspace that a larger job used before must not change it (its arrays are reused).

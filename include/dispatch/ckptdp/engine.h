@@ -33,14 +33,26 @@ enum class DualMethod { kSubgradient = 0, kVolume = 1, kBundle = 2 };
 // repair takes a sizeable share of an iteration's time (tens of milliseconds and more).
 inline constexpr int kRepairOverlapJobs = 512;
 
+// SolveOptions::s3_work_units by default: on the paper case an 8-GPU mode then delivers
+// 1.77 units per slot, a 2048-GPU mode 285 (docs/engine.md, "S3's job subproblem").
+inline constexpr int kDefaultS3WorkUnits = 2000;
+
 struct SolveOptions {
-  double gap = 1e-4;                    // stop when (incumbent - bound) / |incumbent| <= gap
-  double time_limit_s = 600;            // wall-clock limit; the incumbent is returned with its gap
-  int threads = 0;                      // worker threads for per-job subproblems (0 = all cores)
-  int max_iterations = 400;             // Lagrangian iterations at most
-  int stall_iterations = 60;            // stop when the bound has not improved for this many
-  int max_nodes = 20000;                // branch-and-bound nodes after the root (0 = no branching)
-  int node_iterations = 40;             // Lagrangian iterations per branch-and-bound node
+  double gap = 1e-4;          // stop when (incumbent - bound) / |incumbent| <= gap
+  double time_limit_s = 600;  // wall-clock limit; the incumbent is returned with its gap
+  int threads = 0;            // worker threads for per-job subproblems (0 = all cores)
+  int max_iterations = 400;   // Lagrangian iterations at most
+  int stall_iterations = 60;  // stop when the bound has not improved for this many
+  int max_nodes = 20000;      // branch-and-bound nodes after the root (0 = no branching)
+  int node_iterations = 40;   // Lagrangian iterations per branch-and-bound node
+  // S3 (no checkpoints) branches only when asked: nodes after its root, each bounded by the
+  // decomposition (0 = the root only). Its Lagrangian node bounds are the knapsacks' LP and
+  // do not pay (docs/engine.md, "Branch and bound").
+  int s3_max_nodes = 0;
+  // S3's job knapsacks count work in this many equal parts of C_j: finer parts tighten the
+  // bound and the plans (each slot's work is rounded up for the bound, down for the plans)
+  // and cost time in proportion.
+  int s3_work_units = kDefaultS3WorkUnits;
   int decomposition_iterations = 1000;  // root Lagrangian-decomposition bound (0 = off)
   // Where the decomposition's slot side is the DP over GPU units (fleets), its budget in
   // (job, level, choice) cells over all slots (docs/engine.md); above it the Lagrangian

@@ -13,6 +13,7 @@
 
 #include <tbb/enumerable_thread_specific.h>
 
+#include "ckptdp/engine.h"
 #include "ckptdp/instance.h"
 #include "ckptdp/modes.h"
 #include "ckptdp/power.h"
@@ -41,8 +42,9 @@ struct ScenarioContext {
   int num_jobs() const { return static_cast<int>(jobs.size()); }
 };
 
+// `s3_work_units`: the resolution of S3's job knapsacks (SolveOptions::s3_work_units).
 ScenarioContext MakeContext(const Instance& instance, const std::vector<JobModes>& modes,
-                            Scenario scenario);
+                            Scenario scenario, int s3_work_units = kDefaultS3WorkUnits);
 
 // The job DPs' scratch memory (JobWorkspace, job_subproblem.h): one workspace per thread
 // that solves, not one per job. A workspace carries nothing from one Solve to the next (each

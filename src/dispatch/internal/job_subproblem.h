@@ -105,11 +105,13 @@ class IdealSubproblem final : public JobSubproblem {
   std::vector<int> units_down_, units_up_;
 };
 
-// Builds the subproblem of every job for a scenario (graph or idealised).
+// Builds the subproblem of every job for a scenario (graph or idealised, whose knapsacks
+// count work in `s3_work_units` equal parts of C_j).
 std::vector<std::unique_ptr<JobSubproblem>> BuildSubproblems(const Instance& instance,
                                                              const std::vector<JobModes>& modes,
                                                              bool checkpoints,
-                                                             const GraphOptions& options);
+                                                             const GraphOptions& options,
+                                                             int s3_work_units);
 
 }  // namespace ckptdp::internal
 
