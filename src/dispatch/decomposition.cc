@@ -956,7 +956,7 @@ absl::StatusOr<double> TightenByDecomposition(const ScenarioContext& c, Workspac
       keep->fixings = std::move(*fixed);
       // S3's Lagrangian nodes are the knapsacks' LP, far below the decomposition: its
       // tree takes decomposition nodes at any gap (small_3job_12slot, 7.1 % at the root).
-      const double node_gap = c.traits.checkpoints ? kNodeBoundGap : 1.0;
+      const double node_gap = c.traits.checkpoints ? kNodeBoundGap : kInf;
       if (RelativeGap(incumbent, out->bound) <= node_gap &&
           bound->unit_dp_cells() <= kNodeBoundCells) {
         keep->prices = out->prices;

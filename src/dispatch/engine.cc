@@ -393,25 +393,21 @@ absl::Status SolveFlexible(const internal::ScenarioContext& context, Scenario sc
   const bool leader = internal::Leader(internal::DistributedComm(options));
   const bool search = outcome.status != SolveStatus::kInfeasible &&
                       outcome.status != SolveStatus::kTimeLimit && !deadline.StopRequested();
-  const bool s3 = !TraitsOf(scenario).checkpoints;
-  if (search && s3 && options.s3_max_nodes <= 0) {
-    // S3 by default: the decomposition bound at the root only. Its slot side packs whole
-    // modes into the GPUs, which the knapsacks' LP bound cannot (paper case: 1.81 -> 0.48 %).
-    CKPTDP_ASSIGN_OR_RETURN(
-        const double decomposition_bound,
-        internal::TightenByDecomposition(context, work, options, deadline, log, outcome));
-    internal::KeepDecompositionBound(options, decomposition_bound, outcome);
-  } else if (search) {
+  if (search) {
     // The decomposition bound at the root (decomposition.h): where it closes the gap,
     // branch and bound has nothing left to do; otherwise it is applied after the search.
     // Its reduced-cost fixings restrict the search's root, and its bound is the nodes'.
-    // S3's tree, when asked for, has decomposition nodes or none.
+    // S3 by default takes the bound at the root only (its slot side packs whole modes into
+    // the GPUs, which the knapsacks' LP bound cannot: paper case 1.81 -> 0.48 %), so it
+    // keeps no fixings; its tree, when asked for, has decomposition nodes or none.
+    const bool s3 = !TraitsOf(scenario).checkpoints;
     SolveOptions tree = options;
     if (s3) tree.max_nodes = options.s3_max_nodes;
     internal::DecompositionRoot decomposition;
-    CKPTDP_ASSIGN_OR_RETURN(const double decomposition_bound,
-                            internal::TightenByDecomposition(context, work, tree, deadline, log,
-                                                             outcome, &decomposition));
+    CKPTDP_ASSIGN_OR_RETURN(
+        const double decomposition_bound,
+        internal::TightenByDecomposition(context, work, tree, deadline, log, outcome,
+                                         s3 && tree.max_nodes <= 0 ? nullptr : &decomposition));
     if (!s3 || decomposition.bound) {
       CKPTDP_RETURN_IF_ERROR(
           internal::BranchAndBound(context, work, tree, deadline, log, outcome, &decomposition));
